@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "EventBus",
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
+  products: [
+    .library(name: "EventBus", targets: ["EventBus"]),
+  ],
+  targets: [
+    .target(name: "EventBus"),
+    .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
+  ]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.swiftLanguageMode(.v6))
+  target.swiftSettings = settings
+}

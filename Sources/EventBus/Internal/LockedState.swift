@@ -1,0 +1,113 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// State that can only be read or written while its lock is held.
+///
+/// The lock and the state live in one allocation (a `ManagedBuffer` whose header is the state and whose single
+/// element is the lock), so taking the lock and touching the state is one pointer away from the owner.
+///
+/// The lock is `os_unfair_lock` on Darwin and a `pthread_mutex_t` elsewhere. Debug builds use an error-checking
+/// mutex, so a recursive `withLock` (a bug: some code called back into the owner while holding its lock)
+/// traps at once instead of hanging. `os_unfair_lock` traps on recursion by itself.
+///
+/// Shared with the `Broadcasters` module through `package` access; users never see it.
+package struct LockedState<State> {
+  private let storage: Storage
+
+  package init(_ initialState: State) {
+    storage = Storage.make(initialState)
+  }
+
+  /// Runs `body` with exclusive access to the state.
+  ///
+  /// Never call user code from `body`: decide under the lock, act after it (DESIGN.md G8).
+  @inline(__always)
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try storage.withLock(body)
+  }
+}
+
+extension LockedState {
+  fileprivate final class Storage: ManagedBuffer<State, PlatformLock> {
+    static func make(_ initialState: State) -> Storage {
+      let buffer = Storage.create(minimumCapacity: 1) { _ in initialState }
+      let storage = unsafeDowncast(buffer, to: Storage.self)
+      storage.withUnsafeMutablePointerToElements { PlatformLock.initialize($0) }
+      return storage
+    }
+
+    deinit {
+      withUnsafeMutablePointerToElements { PlatformLock.destroy($0) }
+    }
+
+    @inline(__always)
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+      try withUnsafeMutablePointers { state, lock in
+        PlatformLock.lock(lock)
+        defer { PlatformLock.unlock(lock) }
+        return try body(&state.pointee)
+      }
+    }
+  }
+}
+
+// The storage is shared between threads; every access to the state goes through `withLock`, which holds the
+// platform lock for the whole access.
+extension LockedState.Storage: @unchecked Sendable where State: Sendable {}
+extension LockedState: Sendable where State: Sendable {}
+
+#if canImport(Darwin)
+  package typealias PlatformLock = os_unfair_lock
+#else
+  package typealias PlatformLock = pthread_mutex_t
+#endif
+
+extension PlatformLock {
+  fileprivate static func initialize(_ lock: UnsafeMutablePointer<PlatformLock>) {
+    #if canImport(Darwin)
+      lock.initialize(to: os_unfair_lock())
+    #else
+      var attributes = pthread_mutexattr_t()
+      pthread_mutexattr_init(&attributes)
+      #if DEBUG
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+      #endif
+      let result = pthread_mutex_init(lock, &attributes)
+      precondition(result == 0, "pthread_mutex_init failed: \(result)")
+      pthread_mutexattr_destroy(&attributes)
+    #endif
+  }
+
+  fileprivate static func destroy(_ lock: UnsafeMutablePointer<PlatformLock>) {
+    #if !canImport(Darwin)
+      pthread_mutex_destroy(lock)
+    #endif
+    lock.deinitialize(count: 1)
+  }
+
+  @inline(__always)
+  fileprivate static func lock(_ lock: UnsafeMutablePointer<PlatformLock>) {
+    #if canImport(Darwin)
+      os_unfair_lock_lock(lock)
+    #else
+      let result = pthread_mutex_lock(lock)
+      // EDEADLK: the error-checking mutex of a debug build caught a recursive lock.
+      precondition(result == 0, "EventBus: lock failed (\(result)); a lock was taken recursively")
+    #endif
+  }
+
+  @inline(__always)
+  fileprivate static func unlock(_ lock: UnsafeMutablePointer<PlatformLock>) {
+    #if canImport(Darwin)
+      os_unfair_lock_unlock(lock)
+    #else
+      let result = pthread_mutex_unlock(lock)
+      precondition(result == 0, "EventBus: unlock failed (\(result))")
+    #endif
+  }
+}
