@@ -58,8 +58,7 @@ extension LockedState {
 
 // The storage is shared between threads; every access to the state goes through `withLock`, which holds the
 // platform lock for the whole access.
-extension LockedState.Storage: @unchecked Sendable where State: Sendable {}
-extension LockedState: Sendable where State: Sendable {}
+extension LockedState: @unchecked Sendable where State: Sendable {}
 
 #if canImport(Darwin)
   package typealias PlatformLock = os_unfair_lock

@@ -1,0 +1,32 @@
+extension EventStream {
+  /// The events as an `AsyncSequence`, buffering without limit.
+  ///
+  /// ```swift
+  /// for await event in viewModel.output.values {
+  ///   render(event)
+  /// }
+  /// ```
+  ///
+  /// The subscription is made when you read `values` and ends when iteration ends: the task is cancelled, the
+  /// loop breaks, or the stream is released.
+  public var values: AsyncStream<Event> {
+    values(bufferingPolicy: .unbounded)
+  }
+
+  /// The events as an `AsyncSequence` with a buffering policy for events that arrive faster than they are consumed.
+  ///
+  /// - Parameter bufferingPolicy: `.bufferingNewest(n)` keeps the latest `n` events waiting, `.bufferingOldest(n)`
+  ///   the earliest, `.unbounded` all of them.
+  public func values(
+    bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> AsyncStream<Event> {
+    let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: bufferingPolicy)
+    let subscription = subscribe(on: .immediate, at: SourceLocation(fileID: fileID, line: line)) { event in
+      continuation.yield(event)
+    }
+    continuation.onTermination = { _ in subscription.cancel() }
+    return stream
+  }
+}

@@ -1,0 +1,174 @@
+/// Something you can subscribe to: an ``Output``, its read-only view, an operator over either, or a broadcaster.
+///
+/// Conforming types implement the two primitive `subscribe` methods; everything else (default contexts, responders,
+/// the main actor, ``EventResponder``, operators, `values`) is built on them in extensions.
+///
+/// There are two kinds of subscription, and they cannot be confused:
+/// - **responder-owned** (`subscribe(responder) { responder, event in … }`): holds the responder weakly, ends by
+///   itself when the responder deinitialises, and returns a discardable ``ResponderSubscription``;
+/// - **token-owned** (`subscribe { event in … }`): returns a ``Subscription`` that you must keep; releasing it ends
+///   the subscription, and the compiler warns when the result is unused.
+public protocol EventStream<Event>: Sendable {
+  /// The events this stream delivers.
+  associatedtype Event: Sendable
+
+  /// Subscribes `responder`, held weakly, until it deinitialises or the subscription is cancelled.
+  ///
+  /// - Parameters:
+  ///   - responder: The object that receives events. Never retained.
+  ///   - context: Where `handler` runs.
+  ///   - location: Where the subscription was made, for `debugDescription`.
+  ///   - handler: Called with the responder and each event.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  @discardableResult
+  func subscribe<Responder: AnyObject>(
+    _ responder: Responder,
+    on context: DeliveryContext,
+    at location: SourceLocation,
+    _ handler: @escaping @Sendable (Responder, Event) -> Void
+  ) -> ResponderSubscription
+
+  /// Subscribes `handler` until the returned token is cancelled or released.
+  ///
+  /// - Parameters:
+  ///   - context: Where `handler` runs.
+  ///   - location: Where the subscription was made, for `debugDescription`.
+  ///   - handler: Called with each event.
+  /// - Returns: The token that keeps the subscription alive.
+  func subscribe(
+    on context: DeliveryContext,
+    at location: SourceLocation,
+    _ handler: @escaping @Sendable (Event) -> Void
+  ) -> Subscription
+}
+
+extension EventStream {
+  /// Subscribes `responder`, held weakly; the handler receives it and each event.
+  ///
+  /// ```swift
+  /// viewModel.output.subscribe(self) { view, event in view.handle(event: event) }
+  /// ```
+  ///
+  /// The subscription ends by itself when `responder` deinitialises: once its `deinit` has begun the handler is
+  /// never called again.
+  ///
+  /// - Parameters:
+  ///   - responder: The object that receives events. Never retained.
+  ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - handler: Called with the responder and each event.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  /// - Complexity: O(1) amortised.
+  @discardableResult
+  public func subscribe<Responder: AnyObject>(
+    _ responder: Responder,
+    on context: DeliveryContext = .immediate,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @Sendable (Responder, Event) -> Void
+  ) -> ResponderSubscription {
+    subscribe(responder, on: context, at: SourceLocation(fileID: fileID, line: line), handler)
+  }
+
+  /// Subscribes `handler` until the returned token is cancelled or released.
+  ///
+  /// ```swift
+  /// let subscription = output.subscribe { event in print(event) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - handler: Called with each event.
+  /// - Returns: The token that keeps the subscription alive.
+  /// - Complexity: O(1) amortised.
+  public func subscribe(
+    on context: DeliveryContext = .immediate,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @Sendable (Event) -> Void
+  ) -> Subscription {
+    subscribe(on: context, at: SourceLocation(fileID: fileID, line: line), handler)
+  }
+
+  /// Subscribes an ``EventResponder``, held weakly; its `handle(event:)` receives each event.
+  ///
+  /// - Parameters:
+  ///   - responder: The responder. Never retained.
+  ///   - context: Where `handle(event:)` runs; `.immediate` by default.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  @discardableResult
+  public func subscribe<Responder: EventResponder>(
+    _ responder: Responder,
+    on context: DeliveryContext = .immediate,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event == Event {
+    subscribe(responder, on: context, at: SourceLocation(fileID: fileID, line: line), handleEvent)
+  }
+
+  /// Subscribes `responder`, held weakly, with a handler that runs on the main actor.
+  ///
+  /// ```swift
+  /// @MainActor final class ProfileView {
+  ///   func bind(to viewModel: ProfileViewModel) {
+  ///     viewModel.output.subscribe(self, on: .main) { view, event in view.render(event) }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - responder: The object that receives events. Never retained.
+  ///   - context: `.main`.
+  ///   - handler: Called on the main actor with the responder and each event.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  @discardableResult
+  public func subscribe<Responder: AnyObject & Sendable>(
+    _ responder: Responder,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @MainActor (Responder, Event) -> Void
+  ) -> ResponderSubscription {
+    subscribe(responder, on: DeliveryContext(kind: .mainActor), at: SourceLocation(fileID: fileID, line: line)) {
+      responder, event in
+      MainActor.assumeIsolated { handler(responder, event) }
+    }
+  }
+
+  /// Subscribes `handler` on the main actor until the returned token is cancelled or released.
+  ///
+  /// - Parameters:
+  ///   - context: `.main`.
+  ///   - handler: Called on the main actor with each event.
+  /// - Returns: The token that keeps the subscription alive.
+  public func subscribe(
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @MainActor (Event) -> Void
+  ) -> Subscription {
+    subscribe(on: DeliveryContext(kind: .mainActor), at: SourceLocation(fileID: fileID, line: line)) { event in
+      MainActor.assumeIsolated { handler(event) }
+    }
+  }
+
+  /// Subscribes a ``MainActorEventResponder``, held weakly; its `handle(event:)` runs on the main actor.
+  ///
+  /// - Parameter responder: The responder. Never retained.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  @discardableResult
+  public func subscribe<Responder: MainActorEventResponder>(
+    _ responder: Responder,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event == Event {
+    subscribe(responder, on: .main, fileID: fileID, line: line) { responder, event in
+      responder.handle(event: event)
+    }
+  }
+}
+
+// A function rather than a closure: a closure here would capture the responder's metatype, which is not Sendable.
+@Sendable
+private func handleEvent<Responder: EventResponder>(_ responder: Responder, _ event: Responder.Event) {
+  responder.handle(event: event)
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+
+/// The per-subscriber queue behind `.queue(_:)` and `.main` delivery (G11).
+///
+/// One drain block at a time runs on the target queue and hands the subscriber its events one by one, in order, so
+/// order holds even on a concurrent queue. Cancelling drops what is still waiting: each event is checked just
+/// before it runs (G4).
+final class Mailbox<Event: Sendable>: Sendable {
+  private struct State: Sendable {
+    var pending = RingBuffer<Event>()
+    var isDraining = false
+    var isCancelled = false
+  }
+
+  private enum Admission {
+    case dropped
+    case queued
+    case scheduleDrain
+    case deliverInline
+  }
+
+  let queue: DispatchQueue
+  private let runsInlineOnMainThread: Bool
+  private let state = LockedState(State())
+
+  init(queue: DispatchQueue, runsInlineOnMainThread: Bool) {
+    self.queue = queue
+    self.runsInlineOnMainThread = runsInlineOnMainThread
+    LiveObjects.created("Mailbox", for: Event.self)
+  }
+
+  deinit {
+    LiveObjects.destroyed("Mailbox", for: Event.self)
+  }
+
+  /// Hands `event` to `entry` on the mailbox's queue, or at once when on the main thread with nothing waiting.
+  func enqueue(_ event: Event, for entry: Output<Event>.Entry) {
+    let inlineAllowed = runsInlineOnMainThread && Thread.isMainThread
+    let admission = state.withLock { state -> Admission in
+      if state.isCancelled { return .dropped }
+      if state.isDraining {
+        state.pending.append(event)
+        return .queued
+      }
+      state.isDraining = true
+      if inlineAllowed { return .deliverInline }
+      state.pending.append(event)
+      return .scheduleDrain
+    }
+    switch admission {
+    case .dropped, .queued:
+      return
+    case .deliverInline:
+      guard entry.deliver(event) else {
+        entry.cancel()
+        return
+      }
+      drain(for: entry)
+    case .scheduleDrain:
+      queue.async { self.drain(for: entry) }
+    }
+  }
+
+  /// Drops everything waiting; later events are refused.
+  func cancel() {
+    let dropped = state.withLock { state -> RingBuffer<Event> in
+      state.isCancelled = true
+      defer { state.pending = RingBuffer() }
+      return state.pending
+    }
+    // Events are released here, outside the lock: their deinit is user code.
+    _ = dropped
+  }
+
+  private func drain(for entry: Output<Event>.Entry) {
+    while let event = nextEvent() {
+      guard entry.deliver(event) else {
+        // The responder deinitialised: nothing can ever be delivered again.
+        entry.cancel()
+        return
+      }
+    }
+  }
+
+  private func nextEvent() -> Event? {
+    state.withLock { state in
+      if !state.isCancelled, let event = state.pending.popFirst() {
+        return event
+      }
+      state.isDraining = false
+      return nil
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/// A first-in first-out queue over a growable circular buffer.
+///
+/// `Output` keeps one for events sent while a delivery is running and one for its replay window. Capacity is kept
+/// when the queue empties, so a steady rhythm of sends allocates nothing.
+struct RingBuffer<Element> {
+  private var storage: ContiguousArray<Element?> = []
+  private var head = 0
+  private(set) var count = 0
+
+  var isEmpty: Bool { count == 0 }
+
+  mutating func append(_ element: Element) {
+    if count == storage.count {
+      grow()
+    }
+    storage[(head + count) % storage.count] = element
+    count += 1
+  }
+
+  /// Appends, dropping the oldest element first when `count` would exceed `limit`.
+  mutating func append(_ element: Element, keepingAtMost limit: Int) {
+    guard limit > 0 else { return }
+    if count == limit {
+      _ = popFirst()
+    }
+    append(element)
+  }
+
+  mutating func popFirst() -> Element? {
+    guard count > 0 else { return nil }
+    let element = storage[head].take()
+    head = (head + 1) % storage.count
+    count -= 1
+    return element
+  }
+
+  mutating func removeAll() {
+    while popFirst() != nil {}
+  }
+
+  /// The elements, oldest first.
+  var elements: ContiguousArray<Element> {
+    var result = ContiguousArray<Element>()
+    result.reserveCapacity(count)
+    for offset in 0..<count {
+      if let element = storage[(head + offset) % storage.count] {
+        result.append(element)
+      }
+    }
+    return result
+  }
+
+  private mutating func grow() {
+    var grown = ContiguousArray<Element?>(repeating: nil, count: Swift.max(4, storage.count * 2))
+    for offset in 0..<count {
+      grown[offset] = storage[(head + offset) % storage.count].take()
+    }
+    storage = grown
+    head = 0
+  }
+}
+
+extension RingBuffer: Sendable where Element: Sendable {}

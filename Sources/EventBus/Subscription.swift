@@ -1,0 +1,101 @@
+/// Something that can be cancelled: a ``Subscription`` or a ``ResponderSubscription``.
+public protocol Cancellable: Sendable {
+  /// Ends the subscription. Calling it again does nothing.
+  func cancel()
+}
+
+/// What a subscription handle points at. Output entries and broadcaster subscriptions conform.
+package protocol SubscriptionTarget: AnyObject, Sendable {
+  /// Idempotent; must not wait for a handler running on another thread.
+  func cancel()
+}
+
+/// A token-owned subscription: it lives until you cancel it or release the token.
+///
+/// Keep the token for as long as you want events; the compiler warns if you drop it:
+///
+/// ```swift
+/// final class Logger {
+///   private var subscriptions = Set<Subscription>()
+///   init(output: Output<AppEvent>) {
+///     output.subscribe { event in print(event) }.store(in: &subscriptions)
+///   }
+/// }
+/// ```
+///
+/// `cancel()` is idempotent and returns at once. After it returns, no event sent later reaches the handler,
+/// and nothing more is delivered to it on the cancelling thread (G4).
+public final class Subscription: Cancellable, Hashable {
+  private let target: any SubscriptionTarget
+
+  package init(target: any SubscriptionTarget) {
+    self.target = target
+  }
+
+  /// Wraps any cancel action, so other kinds of observation can be stored beside subscriptions.
+  ///
+  /// - Parameter cancel: Called once, on the first `cancel()` or when the token is released.
+  public convenience init(_ cancel: @escaping @Sendable () -> Void) {
+    self.init(target: CancelAction(cancel))
+  }
+
+  deinit {
+    target.cancel()
+  }
+
+  public func cancel() {
+    target.cancel()
+  }
+
+  /// Keeps the subscription alive as long as the set holds it.
+  public func store(in set: inout Set<Subscription>) {
+    set.insert(self)
+  }
+
+  /// Keeps the subscription alive as long as the array holds it.
+  public func store(in array: inout [Subscription]) {
+    array.append(self)
+  }
+
+  public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+    lhs === rhs
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+}
+
+/// A handle to a responder-owned subscription.
+///
+/// The subscription belongs to its responder and ends when the responder deinitialises; dropping this handle does
+/// **not** end it. Keep the handle only if you want to end the subscription early with ``cancel()`` (an observer
+/// that stops observing while its responder lives on).
+public struct ResponderSubscription: Cancellable {
+  private let target: any SubscriptionTarget
+
+  package init(target: any SubscriptionTarget) {
+    self.target = target
+  }
+
+  public func cancel() {
+    target.cancel()
+  }
+}
+
+/// A cancel action run at most once.
+private final class CancelAction: SubscriptionTarget {
+  private let action: LockedState<(@Sendable () -> Void)?>
+
+  init(_ action: @escaping @Sendable () -> Void) {
+    self.action = LockedState(action)
+  }
+
+  func cancel() {
+    let action = action.withLock { action in
+      defer { action = nil }
+      return action
+    }
+    action?()
+  }
+}
