@@ -43,24 +43,34 @@ public final class Subscription: Cancellable, Hashable {
     target.cancel()
   }
 
+  /// Ends the subscription. Calling it again, or releasing the token afterwards, does nothing.
+  ///
+  /// Returns at once, without waiting for a handler running on another thread. After it returns, no event sent later
+  /// reaches the handler; events already queued for a `.main` or `.queue` handler are dropped.
   public func cancel() {
     target.cancel()
   }
 
   /// Keeps the subscription alive as long as the set holds it.
+  ///
+  /// - Parameter set: The set that owns the token, typically a stored property of the subscriber.
   public func store(in set: inout Set<Subscription>) {
     set.insert(self)
   }
 
   /// Keeps the subscription alive as long as the array holds it.
+  ///
+  /// - Parameter array: The array that owns the token, typically a stored property of the subscriber.
   public func store(in array: inout [Subscription]) {
     array.append(self)
   }
 
+  /// Whether both are the same token (identity, not the handler).
   public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
     lhs === rhs
   }
 
+  /// Hashes the token's identity, so tokens can be stored in a `Set`.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(self))
   }
@@ -78,6 +88,10 @@ public struct ResponderSubscription: Cancellable {
     self.target = target
   }
 
+  /// Ends the subscription before its responder deinitialises. Calling it again does nothing.
+  ///
+  /// Returns at once, without waiting for a handler running on another thread. After it returns, no event sent later
+  /// reaches the responder; events already queued for a `.main` or `.queue` handler are dropped.
   public func cancel() {
     target.cancel()
   }
