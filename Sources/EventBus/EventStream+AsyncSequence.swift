@@ -8,7 +8,9 @@ extension EventStream {
   /// ```
   ///
   /// The subscription is made when you read `values`, not when iteration starts: events sent in between wait in the
-  /// stream's buffer. It ends when iteration ends: the task is cancelled, the loop breaks, or the stream is released.
+  /// stream's buffer. It ends when the stream ends: the iterating task is cancelled, or the stream is released.
+  /// Breaking out of `for await event in output.values` releases the stream; a stream kept in a variable stays
+  /// subscribed until the variable goes.
   public var values: AsyncStream<Event> {
     values(bufferingPolicy: .unbounded)
   }

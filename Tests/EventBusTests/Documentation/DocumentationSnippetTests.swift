@@ -308,4 +308,16 @@ extension Documentation {
       DispatchQueue.main.async { continuation.resume() }
     }
   }
+
+  /// Waits on the main actor, letting the main queue run, until `condition` holds or `timeout` has passed, so that a
+  /// delivery that never comes fails the test's expectation instead of hanging it.
+  @MainActor static func waitUntil(
+    timeoutSeconds: Double = 10,
+    _ condition: @MainActor () -> Bool
+  ) async {
+    let deadline = DispatchTime.now() + timeoutSeconds
+    while !condition() && DispatchTime.now() < deadline {
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+  }
 }
