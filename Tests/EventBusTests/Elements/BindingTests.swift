@@ -80,7 +80,7 @@ import Testing
     #expect(viewModel.output.subscriberCount == 1)
     #expect(view.output.subscriberCount == 1)
     view.output.send(.tapped)
-    #expect(viewModel.received == [.tapped])
+    #expect(await eventually { viewModel.received == [.tapped] })
   }
 
   @Test func viewEventsReachTheViewModelAndItsEventsReachTheViewOnTheMainActor() async {
@@ -89,11 +89,11 @@ import Testing
     view.bind(to: viewModel)
     view.output.send(.tapped)
     view.output.send(.swiped(2))
-    #expect(viewModel.received == [.tapped, .swiped(2)])
+    #expect(await eventually { viewModel.received == [.tapped, .swiped(2)] })
+    #expect(await eventually { view.rendered == [.title("Counter"), .count(1), .count(2)] })
     let output = viewModel.output
     Thread.detachNewThread { output.send(.title("From a background thread")) }
-    let expected: [ViewModelEvent] = [.title("Counter"), .count(1), .count(2), .title("From a background thread")]
-    #expect(await eventually { view.rendered == expected })
+    #expect(await eventually { view.rendered.last == .title("From a background thread") })
   }
 
   @Test func releasingTheViewReleasesTheViewAndTheViewModel() async {
@@ -161,8 +161,8 @@ import Testing
     #expect(second.startCount == 1)
     #expect(view.viewModel?.base === second)
     view.output.send(.tapped)
+    #expect(await eventually { second.received == [.tapped] })
     #expect(first.received.isEmpty)
-    #expect(second.received == [.tapped])
     #expect(first.output.subscriberCount == 0)
     first.output.send(.title("Stale"))
     second.output.send(.title("Current"))
@@ -178,10 +178,10 @@ import Testing
     view.viewModel = nil
     view.output.send(.tapped)
     viewModel.output.send(.title("After unbinding"))
-    #expect(viewModel.received.isEmpty)
     #expect(view.output.subscriberCount == 0)
     #expect(viewModel.output.subscriberCount == 0)
     try? await Task.sleep(nanoseconds: 20_000_000)
+    #expect(viewModel.received.isEmpty)
     #expect(view.rendered == [.title("Counter")])
   }
 
@@ -202,4 +202,29 @@ import Testing
     #expect(viewModel.received == [.tapped])
     #expect(recorded.events == [.title("Counter"), .count(1)])
   }
+
+  #if compiler(>=6.2)
+    @MainActor final class MainActorViewModel: @MainActor EventViewModel {
+      let output = Output<ViewModelEvent>()
+      private(set) var received: [ViewEvent] = []
+
+      func start() { output.send(.title("Main actor")) }
+
+      func handle(event: ViewEvent) {
+        MainActor.assertIsolated()
+        received.append(event)
+        output.send(.count(received.count))
+      }
+    }
+
+    @Test func aMainActorViewModelIsOnlyCalledOnTheMainActorEvenWhenTheViewOutputIsUsedElsewhere() async {
+      let view = CounterView()
+      let viewModel = MainActorViewModel()
+      view.bind(to: viewModel)
+      let viewOutput = view.output
+      Thread.detachNewThread { viewOutput.send(.tapped) }
+      #expect(await eventually { viewModel.received == [.tapped] })
+      #expect(await eventually { view.rendered == [.title("Main actor"), .count(1)] })
+    }
+  #endif
 }

@@ -10,9 +10,9 @@
 //     let viewModel = CatalogViewModel(service: service)
 //     view.bind(to: viewModel)
 //
-// `bind` calls the view's `setupBindings()` and then the view model's `start()`, once, and delivers view-model
-// events to the view on the main actor, so the view model may send from any thread. No UIKit here: the "view"
-// keeps what it would draw in plain properties, which is also what the tests look at.
+// `bind` calls the view's `setupBindings()` and then the view model's `start()`, once, and delivers both directions
+// on the main actor, so the view model may send from any thread. No UIKit here: the "view" keeps what it would draw
+// in plain properties, which is also what the tests look at.
 
 import EventBus
 

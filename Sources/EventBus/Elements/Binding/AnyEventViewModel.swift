@@ -11,7 +11,7 @@
 /// It forwards ``output``, ``handle(event:)`` and ``start()`` to the wrapped view model and keeps it alive.
 /// Wrapping an `AnyEventViewModel` again wraps the original view model, not the wrapper.
 ///
-/// The instance that ``EventView/bind(to:)`` stores in a view also owns that binding: releasing it (setting the
+/// The instance that ``EventView/bind(to:fileID:line:)`` stores in a view also owns that binding: releasing it (setting the
 /// view's `viewModel` to `nil`, or binding another view model) disconnects the view and the view model in both
 /// directions.
 public final class AnyEventViewModel<ViewEvent: Sendable, ViewModelEvent: Sendable>: EventViewModel {
@@ -20,7 +20,7 @@ public final class AnyEventViewModel<ViewEvent: Sendable, ViewModelEvent: Sendab
   private let outputOfBase: () -> Output<ViewModelEvent>
   private let handleOfBase: (ViewEvent) -> Void
   private let startOfBase: () -> Void
-  /// The subscriptions that connect the view model and a view, when ``EventView/bind(to:)`` made them.
+  /// The subscriptions that connect the view model and a view, when ``EventView/bind(to:fileID:line:)`` made them.
   private var bindingSubscriptions: [ResponderSubscription] = []
 
   /// Wraps `viewModel`, keeping it alive.

@@ -22,7 +22,7 @@
 /// view.bind(to: CatalogViewModel())
 /// ```
 ///
-/// The names avoid SwiftUI's `View`. The view stores its view model in ``viewModel``, which ``bind(to:)`` fills in;
+/// The names avoid SwiftUI's `View`. The view stores its view model in ``viewModel``, which ``bind(to:fileID:line:)`` fills in;
 /// that stored property replaces the associated objects an Objective-C runtime would use, so binding works on Linux.
 @MainActor
 public protocol EventView<ViewEvent, ViewModelEvent>: AnyObject, Sendable {
@@ -31,13 +31,13 @@ public protocol EventView<ViewEvent, ViewModelEvent>: AnyObject, Sendable {
   /// What the view model tells the view.
   associatedtype ViewModelEvent: Sendable
 
-  /// Where the view sends its events. The bound view model receives them on the sending thread.
+  /// Where the view sends its events. The bound view model receives them on the main actor.
   var output: Output<ViewEvent> { get }
 
-  /// The bound view model, kept alive by the view. Set by ``bind(to:)``.
+  /// The bound view model, kept alive by the view. Set by ``bind(to:fileID:line:)``.
   ///
   /// Setting it to `nil` releases the view model and disconnects it from the view in both directions; a later
-  /// ``bind(to:)`` is then a first binding again and calls ``setupBindings()``.
+  /// ``bind(to:fileID:line:)`` is then a first binding again and calls ``setupBindings()``.
   var viewModel: AnyEventViewModel<ViewEvent, ViewModelEvent>? { get set }
 
   /// Renders one event from the view model. Always called on the main actor.
@@ -45,7 +45,7 @@ public protocol EventView<ViewEvent, ViewModelEvent>: AnyObject, Sendable {
   /// - Parameter event: The view model's event.
   func handle(event: ViewModelEvent)
 
-  /// Connects the view's own controls to ``output``. ``bind(to:)`` calls it once, before the view model's
+  /// Connects the view's own controls to ``output``. ``bind(to:fileID:line:)`` calls it once, before the view model's
   /// ``EventViewModel/start()``.
   func setupBindings()
 }

@@ -19,8 +19,14 @@
 /// }
 /// ```
 ///
-/// The view model knows nothing of its view: ``EventView/bind(to:)`` connects the two. It is never given a reference
+/// The view model knows nothing of its view: ``EventView/bind(to:fileID:line:)`` connects the two. It is never given a reference
 /// to the view, so it cannot keep the view alive.
+///
+/// A view model that lives on the main actor conforms with an isolated conformance (Swift 6.2 and later):
+///
+/// ```swift
+/// @MainActor final class CatalogViewModel: @MainActor EventViewModel { … }
+/// ```
 public protocol EventViewModel<ViewEvent, ViewModelEvent>: AnyObject {
   /// What the view tells the view model: taps, swipes, text changes.
   associatedtype ViewEvent: Sendable
@@ -30,12 +36,12 @@ public protocol EventViewModel<ViewEvent, ViewModelEvent>: AnyObject {
   /// Where the view model publishes its events. The bound view receives them on the main actor.
   var output: Output<ViewModelEvent> { get }
 
-  /// Handles one event from the view, on the thread the view sent it from (the main thread, for a view).
+  /// Handles one event from the view. ``EventView/bind(to:fileID:line:)`` delivers it on the main actor.
   ///
   /// - Parameter event: The view's event.
   func handle(event: ViewEvent)
 
-  /// Begins the view model's work (the first load, say). ``EventView/bind(to:)`` calls it once, on the main actor,
+  /// Begins the view model's work (the first load, say). ``EventView/bind(to:fileID:line:)`` calls it once, on the main actor,
   /// after the view's ``EventView/setupBindings()``, so whatever it sends reaches a view that is ready.
   func start()
 }
