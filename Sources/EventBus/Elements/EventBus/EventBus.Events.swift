@@ -21,6 +21,14 @@ extension EventBus {
     /// The number of live subscribers of `Event` on the bus. Creates nothing.
     public var subscriberCount: Int { bus.subscriberCount(for: Event.self) }
 
+    /// Subscribes `responder`, held weakly, to the bus's channel for `Event`, creating the channel if needed.
+    ///
+    /// - Parameters:
+    ///   - responder: The object that receives events. Never retained.
+    ///   - context: Where `handler` runs.
+    ///   - location: Where the subscription was made, for `debugDescription`.
+    ///   - handler: Called with the responder and each event.
+    /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
     @discardableResult
     public func subscribe<Responder: AnyObject>(
       _ responder: Responder,
@@ -33,6 +41,14 @@ extension EventBus {
       }
     }
 
+    /// Subscribes `handler` to the bus's channel for `Event`, creating the channel if needed, until the returned
+    /// token is cancelled or released.
+    ///
+    /// - Parameters:
+    ///   - context: Where `handler` runs.
+    ///   - location: Where the subscription was made, for `debugDescription`.
+    ///   - handler: Called with each event.
+    /// - Returns: The token that keeps the subscription alive.
     public func subscribe(
       on context: DeliveryContext,
       at location: SourceLocation,

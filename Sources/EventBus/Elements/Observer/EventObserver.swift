@@ -16,8 +16,10 @@
 /// the subscription is released, and ``startObserving()`` does nothing from then on. Releasing the observer also
 /// ends its subscription.
 ///
-/// Every method may be called from any thread. Once ``stopObserving()`` has returned the handler is not called
-/// again, even for an event already on its way (a replayed one, or one queued for another context).
+/// Every method may be called from any thread. Once ``stopObserving()`` has returned, nothing more reaches the handler
+/// on the thread that stopped, not even an event already on its way (a replayed one, or one queued for another
+/// context), and nothing sent afterwards reaches it anywhere. As with ``Subscription/cancel()``, a handler already
+/// running on another thread may finish; it is never waited for.
 public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observer {
   private struct State {
     /// Increases on every start and stop, so a start that raced a stop can tell that it lost.
@@ -164,8 +166,8 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observe
 
   /// Cancels the subscription. Does nothing if not observing.
   ///
-  /// Once it has returned the handler is not called again until the next ``startObserving()``. It never waits for
-  /// a handler running on another thread.
+  /// Once it has returned, the handler receives nothing more until the next ``startObserving()``, except that a
+  /// handler already running on another thread may finish: it is never waited for (G4).
   public func stopObserving() {
     let subscription = state.withLock { state -> ResponderSubscription? in
       guard state.isStarted else { return nil }

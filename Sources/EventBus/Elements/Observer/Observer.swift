@@ -19,7 +19,8 @@
 ///
 /// Conforming types keep these promises:
 /// - ``startObserving()`` is idempotent: calling it while observing changes nothing and never doubles deliveries.
-/// - ``stopObserving()`` is idempotent, and once it has returned the observer delivers nothing more.
+/// - ``stopObserving()`` is idempotent, and once it has returned the observer delivers nothing more (a handler
+///   already running on another thread may finish).
 /// - An observer whose responder (the object it observes for) has gone away stops itself and cannot be restarted.
 ///
 /// ``EventObserver`` is the ready-made one for any ``EventStream``.
