@@ -96,7 +96,9 @@ import Testing
     let elapsed = Date().timeIntervalSince(start)
     #expect(!arrived)
     #expect(elapsed >= 0.1)
-    #expect(elapsed < 5)
+    // Generous: the waiter resumes on the cooperative pool, which other tests' threads can keep busy for a while
+    // (seconds under ThreadSanitizer on two cores).
+    #expect(elapsed < 60)
     // A later event does not disturb the waiter that gave up.
     output.send(2)
     #expect(recorder.events == [1, 2])
@@ -105,18 +107,18 @@ import Testing
   @Test func waitReturnsFalseWhenTheWaitingTaskIsCancelled() async {
     let recorder = EventRecorder<Int>()
     let start = Date()
-    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: 60) }
+    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: 120) }
     try? await Task.sleep(nanoseconds: 20_000_000)
     waiting.cancel()
     #expect(await waiting.value == false)
-    #expect(Date().timeIntervalSince(start) < 30)
+    #expect(Date().timeIntervalSince(start) < 60)
 
     let alreadyCancelled = Task {
       withUnsafeCurrentTask { $0?.cancel() }
-      return await recorder.waitForEvents(count: 1, timeout: 60)
+      return await recorder.waitForEvents(count: 1, timeout: 120)
     }
     #expect(await alreadyCancelled.value == false)
-    #expect(Date().timeIntervalSince(start) < 30)
+    #expect(Date().timeIntervalSince(start) < 60)
   }
 
   @Test func severalWaitersAreEachResumedWhenTheirCountIsReached() async {

@@ -2,7 +2,9 @@ import Testing
 
 @testable import EventBus
 
-@Suite struct SignInScreenExampleTests {
+// Serialized: the last test counts live subscriptions of the example's event types, which the other tests of this
+// suite also create.
+@Suite(.serialized) struct SignInScreenExampleTests {
   typealias SessionState = SignInScreenExample.SessionState
   typealias KeyboardSource = SignInScreenExample.KeyboardSource
   typealias SignInScreen = SignInScreenExample.SignInScreen
