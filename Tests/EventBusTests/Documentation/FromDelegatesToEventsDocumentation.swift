@@ -291,5 +291,91 @@ extension Documentation {
       #expect(weakView == nil)
       #expect(weakViewModel == nil)
     }
+
+    // MARK: Step 5: the same, with EventView and EventViewModel
+
+    enum ElementStep {
+      typealias ViewEvent = BindingStep.ViewEvent
+      typealias ViewModelEvent = BindingStep.ViewModelEvent
+
+      // snippet: delegates-element-view-model
+      final class SignInViewModel: EventViewModel {
+        let output = Output<ViewModelEvent>()
+
+        func start() {
+          output.send(.loading(false))
+        }
+
+        func handle(event: ViewEvent) {
+          switch event {
+          case .signInTapped(let user, let password):
+            output.send(.loading(true))
+            if password.isEmpty {
+              output.send(.failed(message: "Enter your password"))
+            } else {
+              output.send(.signedIn(userName: user))
+            }
+            output.send(.loading(false))
+          }
+        }
+      }
+      // end-snippet
+
+      // snippet: delegates-element-view
+      @MainActor final class SignInView: EventView {
+        let output = Output<ViewEvent>()
+        var viewModel: AnyEventViewModel<ViewEvent, ViewModelEvent>?
+        private(set) var isSpinnerVisible = true
+        private(set) var errorText: String?
+        private(set) var greeting: String?
+        private var onSignInTap: ((String, String) -> Void)?
+
+        func setupBindings() {
+          // A real view connects its button here.
+          onSignInTap = { [output] user, password in
+            output.send(.signInTapped(user: user, password: password))
+          }
+        }
+
+        func signInButtonTapped(user: String, password: String) {
+          onSignInTap?(user, password)
+        }
+
+        func handle(event: ViewModelEvent) {
+          switch event {
+          case .loading(let isLoading):
+            isSpinnerVisible = isLoading
+          case .failed(let message):
+            errorText = message
+          case .signedIn(let userName):
+            greeting = "Welcome, \(userName)"
+          }
+        }
+      }
+      // end-snippet
+    }
+
+    @Test @MainActor func bindConnectsBothDirectionsAndStartsTheViewModel() async {
+      typealias SignInViewModel = ElementStep.SignInViewModel
+      typealias SignInView = ElementStep.SignInView
+      weak var weakViewModel: SignInViewModel?
+      weak var weakView: SignInView?
+      do {
+        // snippet: delegates-element-bind
+        let view = SignInView()
+        view.bind(to: SignInViewModel())  // setupBindings(), then start()
+        view.signInButtonTapped(user: "ada", password: "analytical")
+        // view.greeting == "Welcome, ada"
+        // end-snippet
+        await Documentation.waitUntil { view.greeting == "Welcome, ada" && !view.isSpinnerVisible }
+        #expect(view.greeting == "Welcome, ada")
+        #expect(!view.isSpinnerVisible)
+        weakView = view
+        weakViewModel = view.viewModel?.base as? SignInViewModel
+        #expect(weakViewModel != nil)
+      }
+      #expect(weakView == nil)
+      #expect(weakViewModel == nil)
+    }
   }
 }
