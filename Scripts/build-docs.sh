@@ -22,8 +22,10 @@ hosting_base="${DOCS_HOSTING_BASE:-}"
 
 find_docc() {
   if [ -n "${DOCC:-}" ]; then echo "$DOCC"; return; fi
-  local swift_dir
-  swift_dir="$(dirname "$(readlink -f "$(command -v swift)")")"
+  local swift_path swift_dir
+  swift_path="$(command -v swift)"
+  # The toolchain's own docc sits next to the real `swift` (resolve symlinks such as /usr/bin/swift on Linux).
+  swift_dir="$(dirname "$(readlink -f "$swift_path" 2>/dev/null || echo "$swift_path")")"
   if [ -x "$swift_dir/docc" ]; then echo "$swift_dir/docc"; return; fi
   if command -v docc >/dev/null; then command -v docc; return; fi
   if command -v xcrun >/dev/null && xcrun --find docc >/dev/null 2>&1; then xcrun --find docc; return; fi
