@@ -2,13 +2,17 @@
   import Darwin
 #elseif canImport(CMallocStatistics)
   import CMallocStatistics
-  import Glibc
 #endif
 
 /// The heap bytes the process uses, for the `memory` scenario.
 ///
 /// Darwin: `size_in_use` of `malloc_zone_statistics` over every zone. Linux (glibc): `mallinfo2()`,
 /// `uordblks + hblkhd`, chunks allocated from every arena plus chunks mapped on their own (large arrays).
+///
+/// A reading is exact to within the allocator's per-thread caches: glibc counts a freed chunk parked in its tcache
+/// (at most 7 per size up to 1 KiB) as in use, hands it out again without the count moving, and refills the cache
+/// from its bins. So a growth is uncertain by a few hundred bytes either way, which the `memory` scenario spreads
+/// over at least 10 000 subscriptions.
 enum HeapUsage {
   /// Whether this platform can tell; the `memory` scenario is skipped where it cannot.
   static var isAvailable: Bool { bytesInUse() != nil }
@@ -28,41 +32,9 @@ enum HeapUsage {
   }
 
   /// The growth in ``bytesInUse()`` across `body`, or `nil` where the platform cannot tell.
-  ///
-  /// glibc counts a freed chunk parked in its per-thread cache (tcache) as still in use, and hands it out
-  /// again without the count moving: allocations served from that cache would go unseen. So the cache is emptied
-  /// first, by taking every chunk it holds for each small size, and given back after the second reading.
   static func growth(across body: () -> Void) -> Int? {
-    #if canImport(CMallocStatistics) && !canImport(Darwin)
-      let drained = drainThreadCache()
-      defer {
-        for chunk in drained {
-          free(chunk)
-        }
-      }
-    #endif
     guard let before = bytesInUse() else { return nil }
     body()
     return bytesInUse().map { $0 - before }
   }
-
-  #if canImport(CMallocStatistics) && !canImport(Darwin)
-    // glibc's defaults: tcache bins for chunk sizes up to 1032 bytes in 16-byte steps, at most 7 chunks each.
-    // Taking 8 of each size empties every bin whatever it held.
-    private static let threadCacheLargestRequest = 1032
-    private static let threadCacheChunksPerBin = 8
-
-    private static func drainThreadCache() -> [UnsafeMutableRawPointer] {
-      var taken: [UnsafeMutableRawPointer] = []
-      taken.reserveCapacity((threadCacheLargestRequest / 16 + 1) * threadCacheChunksPerBin)
-      for size in stride(from: 8, through: threadCacheLargestRequest, by: 16) {
-        for _ in 0..<threadCacheChunksPerBin {
-          if let chunk = malloc(size) {
-            taken.append(chunk)
-          }
-        }
-      }
-      return taken
-    }
-  #endif
 }

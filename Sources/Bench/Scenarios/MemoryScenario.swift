@@ -1,11 +1,18 @@
 /// `memory`: the heap bytes one subscription costs.
 ///
-/// The contender and its N responders are allocated first; the figure is the heap growth across
-/// ``Contender/subscribeAll()`` alone, divided by N. It counts everything subscribing allocates and keeps
-/// (entries, closure contexts, tokens, growth of the subscriber storage, a broadcaster's upstream observer) and
-/// nothing the app would have anyway (the responders). See ``HeapUsage`` for how the heap is read.
+/// The contenders and their responders are allocated first; the figure is the heap growth across
+/// ``Contender/subscribeAll()`` alone, divided by the subscriptions made. It counts everything subscribing allocates
+/// and keeps (entries, closure contexts, observer records, growth of the subscriber storage, a broadcaster's
+/// upstream observer) and nothing the app would have anyway (the responders, the `Output` or centre itself).
+///
+/// Below ``minimumSubscriptions`` responders, several copies of the contender are measured together, each with N
+/// responders: the allocator's own caches make a single reading uncertain by a few hundred bytes (see
+/// ``HeapUsage``), which must not decide a figure at N = 1.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 enum MemoryScenario {
+  /// The subscriptions one reading covers at least.
+  static let minimumSubscriptions = 10_000
+
   /// Bytes per subscriber for each of `contenders` at `responderCount`, each the median of
   /// `plan.repetitions` fresh set-ups after one unmeasured round.
   ///
@@ -27,15 +34,22 @@ enum MemoryScenario {
     return samples.map(Statistics.median)
   }
 
-  /// One set-up of `name` with `responderCount` responders: heap growth across subscribing them, ÷ N.
+  /// One reading: heap growth across subscribing the responders of enough copies of `name`, each with
+  /// `responderCount` responders, ÷ the subscriptions made.
   static func bytesPerSubscriber(
     _ name: ContenderName, responderCount: Int
   ) throws(MeasurementFailure) -> Double {
-    let contender = name.makeContender(responderCount: responderCount)
-    guard let growth = HeapUsage.growth(across: contender.subscribeAll) else {
+    let copies = (minimumSubscriptions + responderCount - 1) / responderCount
+    let contenders = (0..<copies).map { _ in name.makeContender(responderCount: responderCount) }
+    let growth = HeapUsage.growth {
+      for contender in contenders {
+        contender.subscribeAll()
+      }
+    }
+    guard let growth else {
       throw MeasurementFailure(message: "the memory scenario needs heap statistics, which this platform lacks")
     }
-    withExtendedLifetime(contender) {}
-    return Double(growth) / Double(responderCount)
+    withExtendedLifetime(contenders) {}
+    return Double(growth) / Double(copies * responderCount)
   }
 }
