@@ -35,8 +35,16 @@ enum Usage {
       \(scenarios.joined(separator: "\n"))
 
       Each figure is the median of \(full) timed repetitions (\(quick) with --quick) after a warm-up; every
-      contender of a scenario is measured in the same run, repetitions interleaved. Exit status: 0 on success,
-      1 if a measurement or a file failed, 2 on a bad command line.
+      contender of a scenario is measured in the same run, repetitions interleaved. upstream counts, and memory
+      reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not apply to them.
+      Exit status: 0 on success, 1 if a measurement or a file failed, 2 on a bad command line.
+
+      EXAMPLES:
+        swift run -c release Bench --quick
+        swift run -c release Bench --json results.json --svg results.svg
+        swift run -c release Bench --compare results.json
+        valgrind --tool=callgrind .build/release/Bench --scenario fanout --contender output --n 100 --iterations 10000
+
       """
   }
 }

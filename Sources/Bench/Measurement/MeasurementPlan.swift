@@ -9,9 +9,9 @@ struct MeasurementPlan: Equatable, Sendable {
   var fixedIterations: Int?
 
   /// The default run.
-  static let full = MeasurementPlan(repetitions: 11, repetitionTarget: .milliseconds(5))
+  static let full = MeasurementPlan(repetitions: 15, repetitionTarget: .milliseconds(10))
   /// `--quick`: the whole run in under 20 s.
-  static let quick = MeasurementPlan(repetitions: 5, repetitionTarget: .milliseconds(1))
+  static let quick = MeasurementPlan(repetitions: 5, repetitionTarget: .milliseconds(2))
 
   /// The plan a command line asks for.
   init(_ arguments: Arguments) {
