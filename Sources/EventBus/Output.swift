@@ -235,6 +235,35 @@ extension Output {
     observer?()
   }
 
+  /// Hands `event` to every entry of `snapshot` not skipped. Returns whether a responder was found deinitialised.
+  ///
+  /// The hot loop of the library. `snapshot` holds every entry for the whole loop, so entries are borrowed rather
+  /// than retained and released one by one (Bench's `fanout` scenario measures the difference).
+  @inline(__always)
+  private static func deliver(_ event: Event, to snapshot: ContiguousArray<Entry?>) -> Bool {
+    assert(MemoryLayout<Entry?>.stride == MemoryLayout<UnsafeRawPointer?>.stride)
+    var deadFound = false
+    snapshot.withUnsafeBufferPointer { slots in
+      guard let base = UnsafeRawPointer(slots.baseAddress) else { return }
+      // Each slot is an `Entry?`: one nullable object pointer. Reading it as a raw pointer avoids a retain, and a
+      // loop that is not generic over `Event` (the caller's `Output<Event>` is usually not specialised).
+      for offset in 0..<slots.count {
+        guard
+          let object = base.load(
+            fromByteOffset: offset &* MemoryLayout<UnsafeRawPointer?>.stride,
+            as: UnsafeRawPointer?.self)
+        else { continue }
+        Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
+          if !entry.isSkipped, !entry.receive(event) {
+            entry.isDead = true
+            deadFound = true
+          }
+        }
+      }
+    }
+    return deadFound
+  }
+
   /// Delivers `first`, then whatever was queued meanwhile, until the queue is empty. Called by the one thread that
   /// set `isDelivering`; no lock is held while handlers run.
   private func run(_ first: Work) {
@@ -243,12 +272,7 @@ extension Output {
       var deadFound = false
       switch work {
       case .event(let event, let snapshot):
-        for case let entry? in snapshot where !entry.isSkipped {
-          if !entry.receive(event) {
-            entry.isDead = true
-            deadFound = true
-          }
-        }
+        deadFound = Self.deliver(event, to: snapshot)
       case .replay(let events, let entry):
         for event in events where !entry.isSkipped && !entry.isDead {
           if !entry.receive(event) {
