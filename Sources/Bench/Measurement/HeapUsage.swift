@@ -14,8 +14,17 @@
 /// from its bins. So a growth is uncertain by a few hundred bytes either way, which the `memory` scenario spreads
 /// over at least 10 000 subscriptions.
 enum HeapUsage {
-  /// Whether this platform can tell; the `memory` scenario is skipped where it cannot.
-  static var isAvailable: Bool { bytesInUse() != nil }
+  /// Whether the readings follow what the process allocates; the `memory` scenario is skipped where they do not.
+  ///
+  /// Not only a question of platform: under AddressSanitizer or ThreadSanitizer another allocator serves `malloc`,
+  /// and glibc's statistics stand still. So a 256 KiB block is allocated and must show.
+  static let isAvailable: Bool = {
+    let size = 256 * 1024
+    var block: UnsafeMutableRawPointer?
+    let shown = growth { block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16) }
+    block?.deallocate()
+    return (shown ?? 0) >= size
+  }()
 
   /// Bytes the allocator has handed out and not had back, or `nil` where the platform has no way to tell.
   static func bytesInUse() -> Int? {
