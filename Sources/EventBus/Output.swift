@@ -63,13 +63,15 @@ public final class Output<Event: Sendable>: Sendable {
       }
       state.isDelivering = true
       state.deliveringThread = .current
-      state.replay.append(event, keepingAtMost: replayCount)
-      return SendDecision(work: .event(event, state.entries), trace: trace)
+      let dropped = state.replay.append(event, keepingAtMost: replayCount)
+      return SendDecision(work: .event(event, state.entries), trace: trace, droppedFromReplay: dropped)
     }
     decision.trace?(event)
     if let work = decision.work {
       run(work)
     }
+    // `decision` goes here, with no lock held: it may hold the last reference to the event that left the replay
+    // window, whose deinit is user code.
   }
 
   /// A hook called on the sending thread for every `send`, for logging and debugging. `nil` by default.
@@ -189,6 +191,7 @@ extension Output {
   private struct SendDecision {
     var work: Work?
     var trace: (@Sendable (Event) -> Void)?
+    var droppedFromReplay: Event?
   }
 
   private func add(_ entry: Entry) {
@@ -281,10 +284,14 @@ extension Output {
           }
         }
       }
-      let (next, observer) = state.withLock { state in
+      let (next, observer, released) = state.withLock { state in
         let removedAny = deadFound && state.removeDead(in: work)
-        return (state.nextWork(replayCount: replayCount), removedAny ? state.membershipObserver : nil)
+        var released = Released()
+        let next = state.nextWork(replayCount: replayCount, releasing: &released)
+        return (next, removedAny ? state.membershipObserver : nil, released)
       }
+      // What the locked step took out of the state goes here, with no lock held (see `Released`).
+      _ = released
       observer?()
       guard let next else { return }
       // Replacing `work` releases the previous snapshot here, with no lock held: it may hold the last reference to a
@@ -300,6 +307,14 @@ extension Output {
   struct Replay: Sendable {
     var events: ContiguousArray<Event>
     var entry: Entry
+  }
+
+  /// What a locked step removed from the state, handed out to be released after the lock is dropped: it may hold the
+  /// last reference to an event or to a cancelled entry (and so to its handler's captures), and their deinit is user
+  /// code, which may call this output (G8).
+  struct Released {
+    var droppedFromReplay: Event?
+    var cancelledReplays: [Replay] = []
   }
 
   struct State: Sendable {
@@ -357,14 +372,15 @@ extension Output {
       return removedAny
     }
 
-    mutating func nextWork(replayCount: Int) -> Work? {
+    mutating func nextWork(replayCount: Int, releasing released: inout Released) -> Work? {
       while let replay = pendingReplays.popFirst() {
         if !replay.entry.isCancelled {
           return .replay(replay.events, replay.entry)
         }
+        released.cancelledReplays.append(replay)
       }
       if let event = pending.popFirst() {
-        replay.append(event, keepingAtMost: replayCount)
+        released.droppedFromReplay = replay.append(event, keepingAtMost: replayCount)
         return .event(event, entries)
       }
       isDelivering = false

@@ -26,10 +26,12 @@ package protocol SubscriptionTarget: AnyObject, Sendable {
 /// `cancel()` is idempotent and returns at once. After it returns, no event sent later reaches the handler,
 /// and nothing more is delivered to it on the cancelling thread (G4).
 public final class Subscription: Cancellable, Hashable {
-  private let target: any SubscriptionTarget
+  // Emptied by the first `cancel()`: a cancelled token that still sits in a set must not keep the handler, and
+  // everything it captures, alive (that would also keep a retain cycle through the token's owner).
+  private let target: LockedState<(any SubscriptionTarget)?>
 
   package init(target: any SubscriptionTarget) {
-    self.target = target
+    self.target = LockedState(target)
   }
 
   /// Wraps any cancel action, so other kinds of observation can be stored beside subscriptions.
@@ -40,11 +42,16 @@ public final class Subscription: Cancellable, Hashable {
   }
 
   deinit {
-    target.cancel()
+    cancel()
   }
 
   public func cancel() {
-    target.cancel()
+    let target = target.withLock { target in
+      defer { target = nil }
+      return target
+    }
+    // Released after cancelling, with no lock held: it may be the last reference to the handler.
+    target?.cancel()
   }
 
   /// Keeps the subscription alive as long as the set holds it.

@@ -18,12 +18,14 @@ struct RingBuffer<Element> {
   }
 
   /// Appends, dropping the oldest element first when `count` would exceed `limit`.
-  mutating func append(_ element: Element, keepingAtMost limit: Int) {
-    guard limit > 0 else { return }
-    if count == limit {
-      _ = popFirst()
-    }
+  ///
+  /// - Returns: The dropped element, for the caller to release where it chooses (outside a lock: releasing an element
+  ///   can run a deinit).
+  mutating func append(_ element: Element, keepingAtMost limit: Int) -> Element? {
+    guard limit > 0 else { return nil }
+    let dropped = count == limit ? popFirst() : nil
     append(element)
+    return dropped
   }
 
   mutating func popFirst() -> Element? {

@@ -1,0 +1,80 @@
+/// Any ``EventViewModel`` with the given event types, so a view can store "some view model with these events"
+/// without naming its class.
+///
+/// ```swift
+/// @MainActor final class CatalogView: EventView {
+///   var viewModel: AnyEventViewModel<CatalogViewEvent, CatalogViewModelEvent>?   // a real one, or a test double
+///   …
+/// }
+/// ```
+///
+/// It forwards ``output``, ``handle(event:)`` and ``start()`` to the wrapped view model and keeps it alive.
+/// Wrapping an `AnyEventViewModel` again wraps the original view model, not the wrapper.
+///
+/// The instance that ``EventView/bind(to:fileID:line:)`` stores in a view also owns that binding: releasing it (setting the
+/// view's `viewModel` to `nil`, or binding another view model) disconnects the view and the view model in both
+/// directions.
+public final class AnyEventViewModel<ViewEvent: Sendable, ViewModelEvent: Sendable>: EventViewModel {
+  /// The wrapped view model.
+  public let base: AnyObject
+  private let outputOfBase: () -> Output<ViewModelEvent>
+  private let handleOfBase: (ViewEvent) -> Void
+  private let startOfBase: () -> Void
+  /// The subscriptions that connect the view model and a view, when ``EventView/bind(to:fileID:line:)`` made them.
+  private var bindingSubscriptions: [ResponderSubscription] = []
+
+  /// Wraps `viewModel`, keeping it alive.
+  ///
+  /// - Parameter viewModel: The view model; if it is itself an `AnyEventViewModel`, the view model it wraps.
+  public init<ViewModel: EventViewModel>(_ viewModel: ViewModel)
+  where ViewModel.ViewEvent == ViewEvent, ViewModel.ViewModelEvent == ViewModelEvent {
+    if let erased = viewModel as? AnyEventViewModel {
+      base = erased.base
+      outputOfBase = erased.outputOfBase
+      handleOfBase = erased.handleOfBase
+      startOfBase = erased.startOfBase
+    } else {
+      base = viewModel
+      outputOfBase = { viewModel.output }
+      handleOfBase = { viewModel.handle(event: $0) }
+      startOfBase = { viewModel.start() }
+    }
+  }
+
+  deinit {
+    disconnect()
+  }
+
+  /// The wrapped view model's output.
+  public var output: Output<ViewModelEvent> { outputOfBase() }
+
+  /// Passes `event` to the wrapped view model.
+  ///
+  /// - Parameter event: The view's event.
+  public func handle(event: ViewEvent) {
+    handleOfBase(event)
+  }
+
+  /// Calls the wrapped view model's `start()`.
+  public func start() {
+    startOfBase()
+  }
+
+  /// Whether this instance holds the binding between a view and the view model.
+  var isBound: Bool { !bindingSubscriptions.isEmpty }
+
+  /// Takes ownership of the subscriptions that connect a view and the view model.
+  func connect(_ subscriptions: [ResponderSubscription]) {
+    disconnect()
+    bindingSubscriptions = subscriptions
+  }
+
+  /// Cancels the subscriptions that connect a view and the view model.
+  func disconnect() {
+    let subscriptions = bindingSubscriptions
+    bindingSubscriptions = []
+    for subscription in subscriptions {
+      subscription.cancel()
+    }
+  }
+}

@@ -1,0 +1,298 @@
+/// A hub that routes events by their type: post any event, subscribe to the types you care about.
+///
+/// A bus decouples senders from receivers that do not know each other: a sign-in flow posts `UserSignedIn`, and the
+/// profile cache, the analytics logger and the badge counter each subscribe to it without anyone holding a reference
+/// to anyone else.
+///
+/// ```swift
+/// struct UserSignedIn: Sendable { let id: Int }
+///
+/// let bus = EventBus()                                   // inject it; there is no shared instance
+/// bus.subscribe(UserSignedIn.self, cache) { cache, event in cache.load(user: event.id) }   // held weakly
+/// let subscription = bus.subscribe(UserSignedIn.self) { event in print("signed in", event.id) }
+/// bus.post(UserSignedIn(id: 7))
+/// ```
+///
+/// Each event type has its own channel, an ``Output`` created by the first subscription to that type and released
+/// when its last subscription ends. Posting a type nobody subscribes to costs one dictionary lookup and creates
+/// nothing.
+///
+/// ## Guarantees
+/// For the events of one type, everything ``Output`` promises holds (G1–G8): subscribers are called in the order
+/// they subscribed, events are delivered one at a time and in order, a post from inside a handler of the same type
+/// is queued and delivered after the current event, cancellation and weak responders behave the same, and no lock
+/// is held while a handler runs, so a handler may post or subscribe on this bus.
+///
+/// Events of different types travel on different channels: a post of type `A` from inside a handler of type `B`
+/// is delivered right away, nested inside that handler, like a method call (and like `NotificationCenter`).
+///
+/// The bus routes by the *static* type of the posted value: `post(event)` reaches the subscribers of
+/// `type(of: event)` as the compiler sees it, so post concrete types, not existentials such as `any Sendable`.
+public final class EventBus: Sendable {
+  private let channels = LockedState<[ObjectIdentifier: Channel]>([:])
+
+  /// Creates an empty bus.
+  public init() {}
+
+  /// Delivers `event` to the subscribers of its type, `Event`.
+  ///
+  /// Immediate-context handlers run before `post` returns, unless another thread is delivering an event of the same
+  /// type at the same moment or this is a post from inside a handler of the same type; then the event is queued
+  /// behind the current one (see ``Output/send(_:)``).
+  ///
+  /// ```swift
+  /// bus.post(CartChanged(itemCount: 3))
+  /// ```
+  ///
+  /// - Parameter event: The event. Its static type selects the subscribers.
+  /// - Complexity: O(1) to find the channel, then O(*n*) for *n* subscribers of `Event`. Creates nothing when
+  ///   `Event` has no subscribers.
+  public func post<Event: Sendable>(_ event: Event) {
+    let output = channels.withLock { $0[ObjectIdentifier(Event.self)]?.output }
+    guard let output else { return }
+    // Every channel stored under `ObjectIdentifier(Event.self)` is an `Output<Event>` (see `withChannel`).
+    unsafeDowncast(output, to: Output<Event>.self).send(event)
+  }
+
+  /// The events of one type as an ``EventStream``, so operators, observers and recorders work with the bus.
+  ///
+  /// ```swift
+  /// bus.events(of: CartChanged.self).map(\.itemCount).removeDuplicates().subscribe(badge) { badge, count in
+  ///   badge.show(count)
+  /// }
+  /// ```
+  ///
+  /// Reading it creates nothing; the channel appears with the first subscription.
+  ///
+  /// - Parameter type: The event type.
+  /// - Returns: A stream that subscribes to `type` on this bus.
+  public func events<Event: Sendable>(of type: Event.Type) -> Events<Event> {
+    Events(bus: self)
+  }
+
+  /// The number of live subscribers of `type`: not cancelled, and whose responder, if any, is alive.
+  ///
+  /// Reading it prunes subscriptions of `type` whose responder deinitialised, which releases the channel if none is
+  /// left. Creates nothing.
+  ///
+  /// - Parameter type: The event type.
+  public func subscriberCount<Event: Sendable>(for type: Event.Type) -> Int {
+    let output = channels.withLock { $0[ObjectIdentifier(Event.self)]?.output }
+    guard let output else { return 0 }
+    return unsafeDowncast(output, to: Output<Event>.self).subscriberCount
+  }
+
+  /// The number of event types that currently have a channel, after pruning subscriptions whose responder
+  /// deinitialised. For tests and debugging.
+  var channelCount: Int {
+    let outputs = channels.withLock { $0.values.map(\.output) }
+    for output in outputs {
+      output.pruneDeadEntries()
+    }
+    return channels.withLock { $0.count }
+  }
+}
+
+// MARK: - Subscribing
+
+extension EventBus {
+  /// Subscribes `responder`, held weakly, to the events of `type`.
+  ///
+  /// ```swift
+  /// bus.subscribe(UserSignedIn.self, profileCache) { cache, event in cache.load(user: event.id) }
+  /// ```
+  ///
+  /// The subscription ends by itself when `responder` deinitialises.
+  ///
+  /// - Parameters:
+  ///   - type: The event type.
+  ///   - responder: The object that receives events. Never retained.
+  ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - handler: Called with the responder and each event.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  /// - Complexity: O(1) amortised.
+  @discardableResult
+  public func subscribe<Event: Sendable, Responder: AnyObject>(
+    _ type: Event.Type,
+    _ responder: Responder,
+    on context: DeliveryContext = .immediate,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @Sendable (Responder, Event) -> Void
+  ) -> ResponderSubscription {
+    events(of: type).subscribe(responder, on: context, fileID: fileID, line: line, handler)
+  }
+
+  /// Subscribes `handler` to the events of `type` until the returned token is cancelled or released.
+  ///
+  /// ```swift
+  /// let subscription = bus.subscribe(UserSignedIn.self) { event in print("signed in", event.id) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The event type.
+  ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - handler: Called with each event.
+  /// - Returns: The token that keeps the subscription alive.
+  /// - Complexity: O(1) amortised.
+  public func subscribe<Event: Sendable>(
+    _ type: Event.Type,
+    on context: DeliveryContext = .immediate,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @Sendable (Event) -> Void
+  ) -> Subscription {
+    events(of: type).subscribe(on: context, fileID: fileID, line: line, handler)
+  }
+
+  /// Subscribes `responder`, held weakly, to the events of `type` with a handler that runs on the main actor.
+  ///
+  /// ```swift
+  /// bus.subscribe(UserSignedIn.self, screen, on: .main) { screen, event in screen.showWelcome(event.id) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The event type.
+  ///   - responder: The object that receives events. Never retained.
+  ///   - context: `.main`.
+  ///   - handler: Called on the main actor with the responder and each event.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  @discardableResult
+  public func subscribe<Event: Sendable, Responder: AnyObject & Sendable>(
+    _ type: Event.Type,
+    _ responder: Responder,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @MainActor (Responder, Event) -> Void
+  ) -> ResponderSubscription {
+    events(of: type).subscribe(responder, on: context, fileID: fileID, line: line, handler)
+  }
+
+  /// Subscribes `handler` to the events of `type` on the main actor until the returned token is cancelled or
+  /// released.
+  ///
+  /// - Parameters:
+  ///   - type: The event type.
+  ///   - context: `.main`.
+  ///   - handler: Called on the main actor with each event.
+  /// - Returns: The token that keeps the subscription alive.
+  public func subscribe<Event: Sendable>(
+    _ type: Event.Type,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @MainActor (Event) -> Void
+  ) -> Subscription {
+    events(of: type).subscribe(on: context, fileID: fileID, line: line, handler)
+  }
+
+  /// Subscribes an ``EventResponder``, held weakly, to the events of `type`; its `handle(event:)` receives each one.
+  ///
+  /// ```swift
+  /// bus.subscribe(UserSignedIn.self, analytics)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The event type, the responder's `Event`.
+  ///   - responder: The responder. Never retained.
+  ///   - context: Where `handle(event:)` runs; `.immediate` by default.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  @discardableResult
+  public func subscribe<Responder: EventResponder>(
+    _ type: Responder.Event.Type,
+    _ responder: Responder,
+    on context: DeliveryContext = .immediate,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event: Sendable {
+    events(of: type).subscribe(responder, on: context, fileID: fileID, line: line)
+  }
+
+  /// Subscribes a ``MainActorEventResponder``, held weakly, to the events of `type`; its `handle(event:)` runs on
+  /// the main actor.
+  ///
+  /// - Parameters:
+  ///   - type: The event type, the responder's `Event`.
+  ///   - responder: The responder. Never retained.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  @discardableResult
+  public func subscribe<Responder: MainActorEventResponder>(
+    _ type: Responder.Event.Type,
+    _ responder: Responder,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event: Sendable {
+    events(of: type).subscribe(responder, fileID: fileID, line: line)
+  }
+}
+
+// MARK: - Channels
+
+extension EventBus {
+  /// The channel of one event type.
+  struct Channel: Sendable {
+    /// Always an `Output<Event>` for the event type it is stored under.
+    let output: any ChannelOutput
+    /// Subscribes in progress on this channel. While it is above zero the channel is not released, so a subscribe
+    /// that found the channel cannot land in one that was dropped meanwhile.
+    var pendingSubscribes = 0
+  }
+
+  /// Runs `body` with the channel of `Event`, creating the channel if needed, and releases the channel afterwards if
+  /// `body` left it without subscribers.
+  ///
+  /// `body` runs with no lock held: subscribing can run user code (the deinit of a pruned responder).
+  func withChannel<Event: Sendable, Result>(for type: Event.Type, _ body: (Output<Event>) -> Result) -> Result {
+    let key = ObjectIdentifier(Event.self)
+    let output = channels.withLock { channels -> Output<Event> in
+      if let output = channels[key]?.output {
+        channels[key]?.pendingSubscribes += 1
+        return unsafeDowncast(output, to: Output<Event>.self)
+      }
+      let output = Output<Event>()
+      output.setMembershipObserver { [weak self, weak output] in
+        guard let self, let output else { return }
+        self.releaseChannelIfUnused(key: key, output: output)
+      }
+      channels[key] = Channel(output: output, pendingSubscribes: 1)
+      return output
+    }
+    let result = body(output)
+    let released = channels.withLock { channels -> Channel? in
+      channels[key]?.pendingSubscribes -= 1
+      return Self.removeChannelIfUnused(key: key, output: output, from: &channels)
+    }
+    _ = released  // the output is freed here, outside the lock
+    return result
+  }
+
+  /// Called by a channel after its subscriptions changed.
+  private func releaseChannelIfUnused(key: ObjectIdentifier, output: any ChannelOutput) {
+    let released = channels.withLock { channels in
+      Self.removeChannelIfUnused(key: key, output: output, from: &channels)
+    }
+    _ = released  // the output is freed here, outside the lock
+  }
+
+  /// Removes the channel under `key` if it is still `output`, no subscribe is in progress on it and it has no
+  /// subscriptions. The decision and the removal happen under the bus lock, so no subscribe can slip in between.
+  private static func removeChannelIfUnused(
+    key: ObjectIdentifier,
+    output: any ChannelOutput,
+    from channels: inout [ObjectIdentifier: Channel]
+  ) -> Channel? {
+    guard let channel = channels[key], channel.output === output, channel.pendingSubscribes == 0,
+      channel.output.occupiedCount == 0
+    else { return nil }
+    return channels.removeValue(forKey: key)
+  }
+}
+
+/// What the bus needs from a channel without knowing its event type.
+protocol ChannelOutput: AnyObject, Sendable {
+  var occupiedCount: Int { get }
+  func pruneDeadEntries()
+}
+
+extension Output: ChannelOutput {}

@@ -1,0 +1,197 @@
+/// Records the events of any ``EventStream`` so a test can assert on them, and waits for events that arrive later.
+///
+/// ```swift
+/// @Test func loadingShowsTheSpinnerThenTheItems() async {
+///   let viewModel = CatalogViewModel(loader: .stub(["Tea"]))
+///   let recorder = EventRecorder(viewModel.output)
+///   viewModel.start()
+///   #expect(recorder.events == [.loading(true), .items(["Tea"]), .loading(false)])
+/// }
+/// ```
+///
+/// For a subscription delivered on a queue or the main actor, wait for the events first:
+///
+/// ```swift
+/// let recorder = EventRecorder(output, on: .queue(background))
+/// output.send(1)
+/// #expect(await recorder.waitForEvents(count: 1, timeout: 2))
+/// ```
+///
+/// The recorder subscribes itself as a responder: recording ends when it is released, or when the
+/// ``ResponderSubscription`` returned by ``record(from:on:)`` is cancelled. One recorder can record from several
+/// streams into one list. Every method may be called from any thread.
+public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
+  private struct Waiter {
+    let id: UInt64
+    let count: Int
+    let continuation: CheckedContinuation<Bool, Never>
+    var timeout: Task<Void, Never>?
+  }
+
+  private struct State {
+    var events: [Event] = []
+    var waiters: [Waiter] = []
+    var nextWaiterID: UInt64 = 0
+  }
+
+  private let state = LockedState(State())
+
+  /// Creates a recorder that records nothing yet; call ``record(from:on:)`` or pass it to `subscribe`.
+  public init() {}
+
+  /// Creates a recorder that records the events of `stream`.
+  ///
+  /// - Parameters:
+  ///   - stream: What to record.
+  ///   - context: Where the events are recorded; `.immediate` by default.
+  public convenience init<Stream: EventStream<Event>>(
+    _ stream: Stream,
+    on context: DeliveryContext = .immediate,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.init()
+    record(from: stream, on: context, fileID: fileID, line: line)
+  }
+
+  /// Creates a recorder that records the events of `stream` on the main actor.
+  ///
+  /// - Parameters:
+  ///   - stream: What to record.
+  ///   - context: `.main`.
+  public convenience init<Stream: EventStream<Event>>(
+    _ stream: Stream,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.init()
+    record(from: stream, on: context, fileID: fileID, line: line)
+  }
+
+  /// Starts recording the events of `stream`.
+  ///
+  /// - Parameters:
+  ///   - stream: What to record.
+  ///   - context: Where the events are recorded; `.immediate` by default.
+  /// - Returns: A handle that stops this recording when cancelled. Dropping it does not stop it.
+  @discardableResult
+  public func record<Stream: EventStream<Event>>(
+    from stream: Stream,
+    on context: DeliveryContext = .immediate,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription {
+    stream.subscribe(self, on: context, at: SourceLocation(fileID: fileID, line: line)) { recorder, event in
+      recorder.handle(event: event)
+    }
+  }
+
+  /// Starts recording the events of `stream` on the main actor, as a `.main` subscriber would receive them.
+  ///
+  /// - Parameters:
+  ///   - stream: What to record.
+  ///   - context: `.main`.
+  /// - Returns: A handle that stops this recording when cancelled. Dropping it does not stop it.
+  @discardableResult
+  public func record<Stream: EventStream<Event>>(
+    from stream: Stream,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription {
+    stream.subscribe(self, on: DeliveryContext(kind: .mainActor), at: SourceLocation(fileID: fileID, line: line)) {
+      recorder, event in
+      recorder.handle(event: event)
+    }
+  }
+
+  /// The recorded events, oldest first.
+  public var events: [Event] { state.withLock { $0.events } }
+
+  /// The number of recorded events.
+  public var count: Int { state.withLock { $0.events.count } }
+
+  /// Records `event`. The subscriptions made by ``record(from:on:)`` call it; a test may call it directly.
+  ///
+  /// - Parameter event: The event to append.
+  public func handle(event: Event) {
+    let satisfied = state.withLock { state -> [Waiter] in
+      state.events.append(event)
+      let count = state.events.count
+      guard state.waiters.contains(where: { $0.count <= count }) else { return [] }
+      let satisfied = state.waiters.filter { $0.count <= count }
+      state.waiters.removeAll { $0.count <= count }
+      return satisfied
+    }
+    for waiter in satisfied {
+      waiter.timeout?.cancel()
+      waiter.continuation.resume(returning: true)
+    }
+  }
+
+  /// Waits until at least `count` events have been recorded, or `timeout` seconds have passed.
+  ///
+  /// ```swift
+  /// #expect(await recorder.waitForEvents(count: 3, timeout: 2))
+  /// #expect(recorder.events == [1, 2, 3])
+  /// ```
+  ///
+  /// Returns at once when enough events are already there. Suspends without blocking a thread, so events delivered
+  /// on the main actor arrive while a main-actor test waits.
+  ///
+  /// - Parameters:
+  ///   - count: How many events to wait for, counting those already recorded.
+  ///   - timeout: The longest wait, in seconds; 5 by default.
+  /// - Returns: `true` when `count` events were recorded in time; `false` on timeout or when the waiting task is
+  ///   cancelled.
+  public func waitForEvents(count: Int, timeout: Double = 5) async -> Bool {
+    let id = state.withLock { state in
+      state.nextWaiterID += 1
+      return state.nextWaiterID
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let isSatisfied = state.withLock { state -> Bool in
+          if state.events.count >= count { return true }
+          state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
+          return false
+        }
+        if isSatisfied {
+          continuation.resume(returning: true)
+          return
+        }
+        let nanoseconds = UInt64((Swift.max(0, timeout) * 1e9).rounded())
+        let timeoutTask = Task { [weak self] in
+          try? await Task.sleep(nanoseconds: nanoseconds)
+          self?.giveUp(waiter: id)
+        }
+        let isWaiting = state.withLock { state -> Bool in
+          guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+          state.waiters[index].timeout = timeoutTask
+          return true
+        }
+        if !isWaiting {
+          // Satisfied between the two locks: the timer has nothing left to do.
+          timeoutTask.cancel()
+        }
+        if Task.isCancelled {
+          giveUp(waiter: id)
+        }
+      }
+    } onCancel: {
+      giveUp(waiter: id)
+    }
+  }
+
+  /// Resumes the waiter `id` with `false`, unless it has already been resumed.
+  private func giveUp(waiter id: UInt64) {
+    let waiter = state.withLock { state -> Waiter? in
+      guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+      return state.waiters.remove(at: index)
+    }
+    guard let waiter else { return }
+    waiter.timeout?.cancel()
+    waiter.continuation.resume(returning: false)
+  }
+}

@@ -1,0 +1,244 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import EventBus
+
+/// G11: a subscription chooses where its handler runs (immediately, on a `DispatchQueue`, on the main actor), and
+/// each subscriber sees its events in order in every context. Queued events of a cancelled subscription are dropped.
+@Suite struct DeliveryContextTests {
+  private struct Tagged: Sendable, Equatable {
+    var sender: Int
+    var sequence: Int
+  }
+
+  @MainActor private final class Screen {
+    var events: [Int] = []
+    var offMainQueue = 0
+
+    func render(_ event: Int) {
+      if !isOnMainQueue { offMainQueue += 1 }
+      events.append(event)
+    }
+  }
+
+  @MainActor private final class ScreenResponder: MainActorEventResponder {
+    var events: [Int] = []
+
+    func handle(event: Int) {
+      events.append(event)
+    }
+  }
+
+  @Test func immediateHandlerRunsOnTheSendingThreadBeforeSendReturns() {
+    let output = Output<Int>()
+    let threads = Log<String>()
+    let token = output.subscribe { _ in threads.append(Thread.current.name ?? "") }
+    runOnThread {
+      Thread.current.name = "sender"
+      output.send(1)
+      threads.append("returned")
+    }
+    #expect(threads.elements == ["sender", "returned"])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func queueHandlerRunsOnTheGivenQueue() {
+    let key = DispatchSpecificKey<String>()
+    let queue = DispatchQueue(label: "target")
+    queue.setSpecific(key: key, value: "target")
+    let output = Output<Int>()
+    let places = Log<String?>()
+    let responder = Recorder<Int>()
+    output.subscribe(responder, on: .queue(queue)) { _, _ in places.append(DispatchQueue.getSpecific(key: key)) }
+    let token = output.subscribe(on: .queue(queue)) { _ in places.append(DispatchQueue.getSpecific(key: key)) }
+    output.send(1)
+    queue.sync {}
+    #expect(places.elements == ["target", "target"])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func queueDeliveryKeepsOrderAndDropsEventsAfterCancel() {
+    let output = Output<Int>()
+    let queue = DispatchQueue(label: "concurrent", attributes: .concurrent)
+    let recorder = Recorder<Int>()
+    let handle = output.subscribe(recorder, on: .queue(queue)) { recorder, value in recorder.handle(event: value) }
+    for value in 0..<1000 { output.send(value) }
+    #expect(waitUntil { recorder.events.count == 1000 })
+    #expect(recorder.events == Array(0..<1000))
+    handle.cancel()
+    output.send(5000)
+    queue.sync(flags: .barrier) {}
+    #expect(recorder.events.count == 1000)
+  }
+
+  @Test func everyContextKeepsPerSubscriberOrderUnderConcurrentSends() {
+    // Four threads send; an immediate subscriber records the order the output delivered. A serial-queue, a
+    // concurrent-queue and a main-actor subscriber must each see exactly that order, one event at a time.
+    let output = Output<Tagged>()
+    let reference = Recorder<Tagged>()
+    output.subscribe(reference)
+    let serial = DispatchQueue(label: "serial")
+    let concurrent = DispatchQueue(label: "concurrent", attributes: .concurrent)
+    let serialLog = Log<Tagged>()
+    let concurrentLog = Log<Tagged>()
+    let mainLog = Log<Tagged>()
+    let offMain = Counter()
+    let concurrentGauge = ConcurrencyGauge()
+    var tokens: [Subscription] = []
+    output.subscribe(on: .queue(serial)) { serialLog.append($0) }.store(in: &tokens)
+    output.subscribe(on: .queue(concurrent)) { event in
+      concurrentGauge.measure {
+        concurrentLog.append(event)
+        usleep(event.sequence % 50 == 0 ? 100 : 0)
+      }
+    }.store(in: &tokens)
+    output.subscribe(on: .main) { event in
+      if !isOnMainQueue { offMain.increment() }
+      mainLog.append(event)
+    }.store(in: &tokens)
+    let perSender = stress(2000)
+    guard
+      runConcurrently(
+        threads: 4,
+        { sender in
+          for sequence in 0..<perSender { output.send(Tagged(sender: sender, sequence: sequence)) }
+        })
+    else { return }
+    let total = 4 * perSender
+    let arrived = waitUntil(timeout: 60) {
+      serialLog.count == total && concurrentLog.count == total && mainLog.count == total
+    }
+    #expect(arrived, "serial \(serialLog.count), concurrent \(concurrentLog.count), main \(mainLog.count) of \(total)")
+    let order = reference.events
+    #expect(order.count == total)
+    #expect(serialLog.elements == order, "G11: the serial-queue subscriber saw another order")
+    #expect(concurrentLog.elements == order, "G11: the concurrent-queue subscriber saw another order")
+    #expect(mainLog.elements == order, "G11: the main-actor subscriber saw another order")
+    #expect(concurrentGauge.maximum == 1, "G11: one subscriber ran two events at once on a concurrent queue")
+    #expect(offMain.current == 0)
+  }
+
+  @Test func cancelDropsBlocksAlreadyQueued() {
+    let output = Output<Int>()
+    let queue = DispatchQueue(label: "blocked")
+    let release = DispatchSemaphore(value: 0)
+    queue.async { _ = release.wait(timeout: .now() + 30) }
+    let received = Log<Int>()
+    let token = output.subscribe(on: .queue(queue)) { received.append($0) }
+    let responder = Recorder<Int>()
+    let handle = output.subscribe(responder, on: .queue(queue)) { responder, event in responder.handle(event: event) }
+    output.send(1)
+    output.send(2)
+    token.cancel()
+    handle.cancel()
+    release.signal()
+    queue.sync {}
+    #expect(received.elements.isEmpty, "G4/G11: a block queued before cancel() delivered \(received.elements)")
+    #expect(responder.events.isEmpty, "G4/G11: a block queued before cancel() delivered \(responder.events)")
+  }
+
+  @Test func queuedEventsAreDroppedWhenTheResponderDeinitialises() {
+    struct Event: Sendable {}
+    do {
+      let output = Output<Event>()
+      let queue = DispatchQueue(label: "blocked")
+      let release = DispatchSemaphore(value: 0)
+      queue.async { _ = release.wait(timeout: .now() + 30) }
+      let calls = Counter()
+      do {
+        let responder = Recorder<Event>()
+        output.subscribe(responder, on: .queue(queue)) { _, _ in calls.increment() }
+        output.send(Event())
+        output.send(Event())
+      }
+      release.signal()
+      queue.sync {}
+      #expect(calls.current == 0, "G4: a responder that deinitialised was called from its queue")
+      #expect(output.subscriberCount == 0)
+    }
+    expectNoLiveObjects(for: Event.self)
+  }
+
+  @Test func mainActorResponderReceivesEventsOnTheMainActorInOrder() async {
+    let output = Output<Int>()
+    let screen = await MainActor.run { Screen() }
+    // The handler is `@MainActor`: it calls the screen's main-actor method without `assumeIsolated`.
+    output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
+    runOnThread {
+      for value in 0..<100 { output.send(value) }
+    }
+    let arrived = await suspendUntil { await MainActor.run { screen.events.count == 100 } }
+    #expect(arrived)
+    #expect(await screen.events == Array(0..<100))
+    #expect(await screen.offMainQueue == 0)
+  }
+
+  @Test func mainActorEventResponderIsSubscribedWithoutAnyIsolationBoilerplate() async {
+    let output = Output<Int>()
+    let screen = await MainActor.run { ScreenResponder() }
+    output.subscribe(screen)
+    output.send(1)
+    output.send(2)
+    let arrived = await suspendUntil { await MainActor.run { screen.events.count == 2 } }
+    #expect(arrived)
+    #expect(await screen.events == [1, 2])
+  }
+
+  @Test @MainActor func mainDeliveryOfAnEventSentOnTheMainThreadRunsBeforeSendReturns() async {
+    let output = Output<Int>()
+    let screen = Screen()
+    output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
+    output.send(1)
+    if Thread.isMainThread {
+      // Apple platforms: the main actor runs on the main thread, and nothing was waiting for this subscriber.
+      #expect(screen.events == [1], "an event sent on the main thread was not delivered before send returned")
+    }
+    // Linux under `dispatch_main()`: the main actor runs on a worker thread, so the event takes the main queue.
+    #expect(await suspendUntil { screen.events == [1] })
+    #expect(screen.offMainQueue == 0)
+  }
+
+  @Test @MainActor func cancelDropsMainQueueBlocksAlreadyQueued() async {
+    // Events sent from another thread wait on the main queue; the main actor (this test) cancels before yielding.
+    let output = Output<Int>()
+    let screen = Screen()
+    let handle = output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
+    let log = Log<Int>()
+    let token = output.subscribe(on: .main) { log.append($0) }
+    runOnThread {
+      output.send(1)
+      output.send(2)
+    }
+    handle.cancel()
+    token.cancel()
+    // The drain blocks were queued before this one; once it runs, they have run.
+    await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+    #expect(screen.events.isEmpty, "G4/G11: a main-queue block queued before cancel() delivered \(screen.events)")
+    #expect(log.elements.isEmpty)
+  }
+
+  @Test @MainActor func mainSubscriberKeepsOrderWhenTheMainThreadAndAnotherThreadSendTogether() async {
+    // Events sent on the main thread may run inline, the others are queued; the subscriber still sees the output's
+    // delivery order.
+    let output = Output<Tagged>()
+    let reference = Recorder<Tagged>()
+    output.subscribe(reference)
+    let mainLog = Log<Tagged>()
+    let token = output.subscribe(on: .main) { mainLog.append($0) }
+    let count = stress(2000)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      for sequence in 0..<count { output.send(Tagged(sender: 1, sequence: sequence)) }
+      done.signal()
+    }.start()
+    for sequence in 0..<count {
+      output.send(Tagged(sender: 0, sequence: sequence))
+      if sequence % 10 == 0 { await Task.yield() }
+    }
+    #expect(await suspendUntil { done.wait(timeout: .now()) == .success })
+    #expect(await suspendUntil { mainLog.count == 2 * count })
+    #expect(mainLog.elements == reference.events)
+    withExtendedLifetime(token) {}
+  }
+}

@@ -1,0 +1,384 @@
+import Foundation
+import Testing
+
+@testable import EventBus
+
+@Suite struct EventBusHubTests {
+  struct SignedIn: Sendable, Equatable { let id: Int }
+  struct SignedOut: Sendable, Equatable {}
+
+  @Test func routesEachEventOnlyToTheSubscribersOfItsType() {
+    let bus = EventBus()
+    let signedIn = Recorder<SignedIn>()
+    let signedOut = Recorder<SignedOut>()
+    bus.subscribe(SignedIn.self, signedIn)
+    bus.subscribe(SignedOut.self, signedOut)
+    bus.post(SignedIn(id: 1))
+    bus.post(SignedOut())
+    bus.post(SignedIn(id: 2))
+    #expect(signedIn.events == [SignedIn(id: 1), SignedIn(id: 2)])
+    #expect(signedOut.events == [SignedOut()])
+  }
+
+  @Test func twoBusesAreIndependent() {
+    let first = EventBus()
+    let second = EventBus()
+    let log = Log<Int>()
+    let token = first.subscribe(Int.self) { log.append($0) }
+    second.post(1)
+    first.post(2)
+    #expect(log.elements == [2])
+    token.cancel()
+  }
+
+  @Test func subscribersOfOneTypeAreCalledInSubscriptionOrder() {
+    let bus = EventBus()
+    let log = Log<String>()
+    let first = bus.subscribe(Int.self) { log.append("first \($0)") }
+    let responder = Recorder<Int>()
+    bus.subscribe(Int.self, responder) { _, value in log.append("second \(value)") }
+    let third = bus.subscribe(Int.self) { log.append("third \($0)") }
+    bus.post(1)
+    bus.post(2)
+    #expect(log.elements == ["first 1", "second 1", "third 1", "first 2", "second 2", "third 2"])
+    first.cancel()
+    third.cancel()
+  }
+
+  @Test func postingATypeWithoutSubscribersCreatesNothing() {
+    struct Unheard: Sendable {}
+    let bus = EventBus()
+    bus.post(Unheard())
+    #expect(bus.channelCount == 0)
+    #expect(bus.subscriberCount(for: Unheard.self) == 0)
+    #expect(bus.channelCount == 0)
+    #expect(LiveObjects.count("Output", for: Unheard.self) == 0)
+  }
+
+  @Test func channelIsCreatedByTheFirstSubscriptionAndReleasedWithTheLastToken() {
+    struct Probe: Sendable {}
+    let bus = EventBus()
+    do {
+      let first = bus.subscribe(Probe.self) { _ in }
+      #expect(bus.channelCount == 1)
+      #expect(LiveObjects.count("Output", for: Probe.self) == 1)
+      let second = bus.subscribe(Probe.self) { _ in }
+      #expect(bus.channelCount == 1)
+      #expect(bus.subscriberCount(for: Probe.self) == 2)
+      first.cancel()
+      #expect(bus.channelCount == 1)
+      second.cancel()
+      #expect(bus.channelCount == 0)
+      #expect(LiveObjects.count("Output", for: Probe.self) == 0)
+    }
+    #expect(LiveObjects.total(for: Probe.self) == 0)
+  }
+
+  @Test func channelIsReleasedWhenTheLastResponderDeinitialisesAndAnEventFindsItGone() {
+    struct Probe: Sendable {}
+    let bus = EventBus()
+    weak var weakResponder: Recorder<Probe>?
+    do {
+      let responder = Recorder<Probe>()
+      weakResponder = responder
+      bus.subscribe(Probe.self, responder)  // handle discarded: the subscription lives with the responder
+      bus.post(Probe())
+      #expect(responder.events.count == 1)
+    }
+    #expect(weakResponder == nil)
+    bus.post(Probe())  // delivery finds the responder gone and removes its subscription
+    #expect(bus.channelCount == 0)
+    #expect(LiveObjects.total(for: Probe.self) == 0)
+  }
+
+  @Test func subscriberCountPrunesDeadRespondersAndReleasesTheChannel() {
+    struct Probe: Sendable {}
+    let bus = EventBus()
+    do {
+      let responder = Recorder<Probe>()
+      bus.subscribe(Probe.self, responder)
+      #expect(bus.subscriberCount(for: Probe.self) == 1)
+    }
+    #expect(bus.subscriberCount(for: Probe.self) == 0)
+    #expect(LiveObjects.total(for: Probe.self) == 0)
+  }
+
+  @Test func cancellingAResponderSubscriptionStopsDeliveryWhileTheResponderLives() {
+    let bus = EventBus()
+    let responder = Recorder<SignedIn>()
+    let handle = bus.subscribe(SignedIn.self, responder)
+    bus.post(SignedIn(id: 1))
+    handle.cancel()
+    bus.post(SignedIn(id: 2))
+    #expect(responder.events == [SignedIn(id: 1)])
+    #expect(bus.channelCount == 0)
+  }
+
+  @Test func releasingATokenEndsItsSubscription() {
+    struct Probe: Sendable {}
+    let bus = EventBus()
+    let log = Log<Int>()
+    do {
+      let token = bus.subscribe(Probe.self) { _ in log.append(1) }
+      bus.post(Probe())
+      _ = token
+    }
+    bus.post(Probe())
+    #expect(log.count == 1)
+    #expect(bus.channelCount == 0)
+    #expect(LiveObjects.total(for: Probe.self) == 0)
+  }
+
+  @Test func aHandlerMayPostAnotherTypeWhichIsDeliveredAtOnce() {
+    let bus = EventBus()
+    let log = Log<String>()
+    let onSignedIn = bus.subscribe(SignedIn.self) { event in
+      log.append("signed in \(event.id)")
+      bus.post(SignedOut())
+      log.append("after posting signed out")
+    }
+    let onSignedOut = bus.subscribe(SignedOut.self) { _ in log.append("signed out") }
+    bus.post(SignedIn(id: 1))
+    #expect(log.elements == ["signed in 1", "signed out", "after posting signed out"])
+    onSignedIn.cancel()
+    onSignedOut.cancel()
+  }
+
+  @Test func aPostOfTheSameTypeFromAHandlerIsQueuedUntilEverySubscriberHadTheCurrentEvent() {
+    let bus = EventBus()
+    let log = Log<String>()
+    let first = bus.subscribe(Int.self) { value in
+      log.append("first \(value)")
+      if value == 1 { bus.post(2) }
+    }
+    let second = bus.subscribe(Int.self) { log.append("second \($0)") }
+    bus.post(1)
+    #expect(log.elements == ["first 1", "second 1", "first 2", "second 2"])
+    first.cancel()
+    second.cancel()
+  }
+
+  @Test func aHandlerMaySubscribeOnTheSameBusAndTheNewSubscriberGetsTheNextEvent() {
+    let bus = EventBus()
+    let late = Log<Int>()
+    let tokens = LockedState<[Subscription]>([])
+    let first = bus.subscribe(Int.self) { value in
+      guard value == 1 else { return }
+      let token = bus.subscribe(Int.self) { late.append($0) }
+      tokens.withLock { $0.append(token) }
+    }
+    bus.post(1)
+    bus.post(2)
+    #expect(late.elements == [2])
+    first.cancel()
+    tokens.withLock { $0.removeAll() }
+    #expect(bus.channelCount == 0)
+  }
+
+  @Test func aHandlerMayCancelTheLastSubscriptionOfItsOwnChannel() {
+    struct Probe: Sendable {}
+    let bus = EventBus()
+    let log = Log<Int>()
+    let token = LockedState<Subscription?>(nil)
+    do {
+      let subscription = bus.subscribe(Probe.self) { _ in
+        log.append(1)
+        token.withLock { $0 }?.cancel()
+      }
+      token.withLock { $0 = subscription }
+    }
+    bus.post(Probe())
+    bus.post(Probe())
+    #expect(log.count == 1)
+    #expect(bus.channelCount == 0)
+    do {
+      let released = token.withLock { token in
+        defer { token = nil }
+        return token
+      }
+      _ = released
+    }
+    #expect(LiveObjects.total(for: Probe.self) == 0)
+  }
+
+  @Test func eventResponderSubscribesWithItsHandleMethod() {
+    let bus = EventBus()
+    let responder = Recorder<SignedIn>()
+    bus.subscribe(SignedIn.self, responder)
+    bus.post(SignedIn(id: 3))
+    #expect(responder.events == [SignedIn(id: 3)])
+  }
+
+  @Test func eventsOfATypeWorkWithOperators() {
+    let bus = EventBus()
+    let log = Log<Int>()
+    let token = bus.events(of: SignedIn.self).map(\.id).filter { $0 > 0 }.removeDuplicates().subscribe {
+      log.append($0)
+    }
+    for id in [1, 1, -1, 2, 2, 3] { bus.post(SignedIn(id: id)) }
+    #expect(log.elements == [1, 2, 3])
+    #expect(bus.events(of: SignedIn.self).subscriberCount == 1)
+    token.cancel()
+    #expect(bus.events(of: SignedIn.self).subscriberCount == 0)
+  }
+
+  @Test func queueContextDeliversInOrderOnTheQueue() async {
+    let bus = EventBus()
+    let queue = DispatchQueue(label: "bus-test")
+    let key = DispatchSpecificKey<Bool>()
+    queue.setSpecific(key: key, value: true)
+    let log = Log<Int>()
+    let onQueue = Log<Bool>()
+    let token = bus.subscribe(Int.self, on: .queue(queue)) { value in
+      onQueue.append(DispatchQueue.getSpecific(key: key) == true)
+      log.append(value)
+    }
+    for value in 0..<100 { bus.post(value) }
+    queue.sync {}
+    #expect(log.elements == Array(0..<100))
+    #expect(onQueue.elements.allSatisfy { $0 })
+    token.cancel()
+  }
+
+  @MainActor
+  @Test func mainContextRunsHandlersOnTheMainActor() async {
+    @MainActor final class Screen {
+      var ids: [Int] = []
+    }
+    let bus = EventBus()
+    let screen = Screen()
+    bus.subscribe(SignedIn.self, screen, on: .main) { screen, event in screen.ids.append(event.id) }
+    let tokenLog = LockedState<[Int]>([])
+    let token = bus.subscribe(SignedIn.self, on: .main) { event in
+      MainActor.assertIsolated()
+      tokenLog.withLock { $0.append(event.id) }
+    }
+    Thread.detachNewThread {
+      bus.post(SignedIn(id: 1))
+      bus.post(SignedIn(id: 2))
+    }
+    let delivered = await eventually { screen.ids.count == 2 && tokenLog.withLock { $0.count } == 2 }
+    #expect(delivered)
+    #expect(screen.ids == [1, 2])
+    #expect(tokenLog.withLock { $0 } == [1, 2])
+    token.cancel()
+  }
+
+  @Test func subscriptionsDoNotKeepTheBusAlive() {
+    struct Probe: Sendable {}
+    weak var weakBus: EventBus?
+    do {
+      let token: Subscription
+      do {
+        let bus = EventBus()
+        weakBus = bus
+        token = bus.subscribe(Probe.self) { _ in }
+      }
+      #expect(weakBus == nil)
+      token.cancel()
+    }
+    #expect(LiveObjects.total(for: Probe.self) == 0)
+  }
+
+  // MARK: - Concurrency
+
+  /// Each thread subscribes, posts an event meant for itself, waits for it and cancels, so the channel keeps
+  /// emptying while other threads subscribe. A subscribe that landed in a channel being released would never see
+  /// its event.
+  @Test func aSubscribeRacingTheReleaseOfTheChannelNeverLandsInAReleasedChannel() {
+    struct Ping: Sendable {
+      let thread: Int
+      let iteration: Int
+    }
+    let bus = EventBus()
+    let threads = 4
+    let iterations = stressIterations(2_000)
+    let received = LockedState([Int](repeating: 0, count: threads))
+    runConcurrently(threads: threads) { thread in
+      for iteration in 0..<iterations {
+        let arrived = DispatchSemaphore(value: 0)
+        let token = bus.subscribe(Ping.self) { ping in
+          if ping.thread == thread && ping.iteration == iteration { arrived.signal() }
+        }
+        bus.post(Ping(thread: thread, iteration: iteration))
+        // Another thread may be delivering: then it delivers this event too, after `post` returned.
+        if arrived.wait(timeout: .now() + 10) == .success {
+          received.withLock { $0[thread] += 1 }
+        }
+        token.cancel()
+      }
+    }
+    #expect(received.withLock { $0 } == [Int](repeating: iterations, count: threads))
+    #expect(bus.channelCount == 0)
+    #expect(LiveObjects.total(for: Ping.self) == 0)
+  }
+
+  @Test func concurrentPostsOfSeveralTypesReachEveryPermanentSubscriberOnceAndInOrderPerSender() {
+    struct Left: Sendable {
+      let sender: Int
+      let value: Int
+    }
+    struct Right: Sendable { let value: Int }
+    struct Churn: Sendable {}
+    let bus = EventBus()
+    let threads = 4
+    let iterations = stressIterations(5_000)
+    let left = Recorder<Left>()
+    let right = Recorder<Right>()
+    bus.subscribe(Left.self, left)
+    bus.subscribe(Right.self, right)
+    let inside = LockedState(0)
+    let maxInside = LockedState(0)
+    let serialCheck = bus.subscribe(Left.self) { _ in
+      let now = inside.withLock {
+        $0 += 1
+        return $0
+      }
+      maxInside.withLock { $0 = max($0, now) }
+      inside.withLock { $0 -= 1 }
+    }
+    runConcurrently(threads: threads) { thread in
+      for iteration in 0..<iterations {
+        if thread.isMultiple(of: 2) {
+          bus.post(Left(sender: thread, value: iteration))
+        } else {
+          bus.post(Right(value: iteration))
+        }
+        // A channel created and released over and over beside the two permanent ones.
+        let churn = bus.subscribe(Churn.self) { _ in }
+        bus.post(Churn())
+        churn.cancel()
+      }
+    }
+    let leftEvents = left.events
+    #expect(leftEvents.count == iterations * threads / 2)
+    #expect(right.events.count == iterations * threads / 2)
+    #expect(maxInside.withLock { $0 } == 1)
+    for sender in stride(from: 0, to: threads, by: 2) {
+      #expect(leftEvents.filter { $0.sender == sender }.map(\.value) == Array(0..<iterations))
+    }
+    serialCheck.cancel()
+    #expect(bus.channelCount == 2)
+    #expect(LiveObjects.total(for: Churn.self) == 0)
+  }
+
+  @Test func threadsSubscribingRespondersThatDieWhilePostingLeaveNoChannelBehind() {
+    struct Tick: Sendable {}
+    let bus = EventBus()
+    let iterations = stressIterations(2_000)
+    runConcurrently(threads: 4) { thread in
+      for _ in 0..<iterations {
+        if thread == 0 {
+          bus.post(Tick())
+        } else {
+          // The responder dies at the end of the iteration, possibly while another thread delivers to it.
+          let responder = Recorder<Tick>()
+          bus.subscribe(Tick.self, responder)
+          bus.post(Tick())
+        }
+      }
+    }
+    #expect(bus.channelCount == 0)
+    #expect(LiveObjects.total(for: Tick.self) == 0)
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@testable import EventBus
+
+@Suite struct EventRecorderTests {
+  @Test func recordsTheEventsOfAnyStreamInOrder() {
+    struct Tick: Sendable, Equatable { let value: Int }
+    let output = Output<Int>()
+    let bus = EventBus()
+    let fromOutput = EventRecorder(output)
+    let fromChain = EventRecorder(output.map { "\($0)" }.removeDuplicates())
+    let fromBus = EventRecorder(bus.events(of: Tick.self))
+    for value in [1, 1, 2] { output.send(value) }
+    bus.post(Tick(value: 3))
+    #expect(fromOutput.events == [1, 1, 2])
+    #expect(fromOutput.count == 3)
+    #expect(fromChain.events == ["1", "2"])
+    #expect(fromBus.events == [Tick(value: 3)])
+  }
+
+  @Test func oneRecorderRecordsSeveralStreamsIntoOneList() {
+    let first = Output<Int>()
+    let second = Output<Int>()
+    let recorder = EventRecorder<Int>()
+    recorder.record(from: first)
+    recorder.record(from: second)
+    first.send(1)
+    second.send(2)
+    first.send(3)
+    #expect(recorder.events == [1, 2, 3])
+  }
+
+  @Test func cancellingTheReturnedHandleStopsThatRecording() {
+    let output = Output<Int>()
+    let recorder = EventRecorder<Int>()
+    let recording = recorder.record(from: output)
+    output.send(1)
+    recording.cancel()
+    output.send(2)
+    #expect(recorder.events == [1])
+    #expect(output.subscriberCount == 0)
+  }
+
+  @Test func releasingTheRecorderEndsItsRecording() {
+    enum Probe: Sendable { case ping }
+    let output = Output<Probe>()
+    weak var weakRecorder: EventRecorder<Probe>?
+    do {
+      let recorder = EventRecorder(output)
+      weakRecorder = recorder
+      output.send(.ping)
+      #expect(recorder.count == 1)
+    }
+    #expect(weakRecorder == nil)
+    #expect(output.subscriberCount == 0)
+    #expect(LiveObjects.count("Output.Entry", for: Probe.self) == 0)
+  }
+
+  @Test func aRecorderIsAnEventResponder() {
+    let output = Output<Int>()
+    let recorder = EventRecorder<Int>()
+    output.subscribe(recorder)
+    output.send(4)
+    #expect(recorder.events == [4])
+  }
+
+  @Test func waitReturnsTrueAtOnceWhenEnoughEventsAreAlreadyRecorded() async {
+    let output = Output<Int>()
+    let recorder = EventRecorder(output)
+    output.send(1)
+    output.send(2)
+    #expect(await recorder.waitForEvents(count: 2, timeout: 0))
+    #expect(await recorder.waitForEvents(count: 0, timeout: 0))
+  }
+
+  @Test func waitReturnsTrueWhenQueueDeliveredEventsArrive() async {
+    let output = Output<Int>()
+    let queue = DispatchQueue(label: "recorder-test")
+    let recorder = EventRecorder(output, on: .queue(queue))
+    let gate = DispatchSemaphore(value: 0)
+    queue.async { gate.wait() }
+    for value in 0..<3 { output.send(value) }
+    #expect(recorder.count == 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { gate.signal() }
+    #expect(await recorder.waitForEvents(count: 3, timeout: 10))
+    #expect(recorder.events == [0, 1, 2])
+  }
+
+  @Test func waitReturnsFalseWhenTheEventsDoNotComeInTime() async {
+    let output = Output<Int>()
+    let recorder = EventRecorder(output)
+    output.send(1)
+    let start = Date()
+    let arrived = await recorder.waitForEvents(count: 2, timeout: 0.1)
+    let elapsed = Date().timeIntervalSince(start)
+    #expect(!arrived)
+    #expect(elapsed >= 0.1)
+    // Generous: the waiter resumes on the cooperative pool, which other tests' threads can keep busy for a while
+    // (seconds under ThreadSanitizer on two cores).
+    #expect(elapsed < 60)
+    // A later event does not disturb the waiter that gave up.
+    output.send(2)
+    #expect(recorder.events == [1, 2])
+  }
+
+  @Test func waitReturnsFalseWhenTheWaitingTaskIsCancelled() async {
+    let recorder = EventRecorder<Int>()
+    let start = Date()
+    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: 120) }
+    try? await Task.sleep(nanoseconds: 20_000_000)
+    waiting.cancel()
+    #expect(await waiting.value == false)
+    #expect(Date().timeIntervalSince(start) < 60)
+
+    let alreadyCancelled = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await recorder.waitForEvents(count: 1, timeout: 120)
+    }
+    #expect(await alreadyCancelled.value == false)
+    #expect(Date().timeIntervalSince(start) < 60)
+  }
+
+  @Test func severalWaitersAreEachResumedWhenTheirCountIsReached() async {
+    let output = Output<Int>()
+    let recorder = EventRecorder(output)
+    async let two = recorder.waitForEvents(count: 2, timeout: 10)
+    async let four = recorder.waitForEvents(count: 4, timeout: 10)
+    async let never = recorder.waitForEvents(count: 100, timeout: 0.2)
+    Thread.detachNewThread {
+      for value in 0..<4 {
+        output.send(value)
+        usleep(1_000)
+      }
+    }
+    let results = await (two, four, never)
+    #expect(results == (true, true, false))
+  }
+
+  @MainActor
+  @Test func recordsOnTheMainActorAndWaitsWithoutBlockingIt() async {
+    let output = Output<Int>()
+    let recorder = EventRecorder(output, on: .main)
+    Thread.detachNewThread {
+      for value in 0..<5 { output.send(value) }
+    }
+    #expect(await recorder.waitForEvents(count: 5, timeout: 10))
+    #expect(recorder.events == Array(0..<5))
+  }
+
+  @Test func recordsFromManyThreadsWithoutLosingAnEvent() async {
+    let output = Output<Int>()
+    let recorder = EventRecorder(output)
+    let threads = 4
+    let iterations = stressIterations(5_000)
+    async let allArrived = recorder.waitForEvents(count: threads * iterations, timeout: 60)
+    runConcurrently(threads: threads) { thread in
+      for iteration in 0..<iterations {
+        output.send(thread * iterations + iteration)
+      }
+    }
+    #expect(await allArrived)
+    #expect(Set(recorder.events) == Set(0..<(threads * iterations)))
+  }
+}

@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import EventBus
+
+/// Polls `condition` until it holds or `timeout` passes. For work handed to a `DispatchQueue`.
+///
+/// - Returns: Whether the condition held in time.
+@discardableResult
+func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(timeout)
+  while !condition() {
+    if Date() >= deadline { return false }
+    usleep(1000)
+  }
+  return true
+}
+
+/// Polls `condition` until it holds or `timeout` passes, suspending between polls, so work waiting for the main
+/// actor can run meanwhile.
+///
+/// - Returns: Whether the condition held in time.
+@discardableResult
+func suspendUntil(
+  isolation: isolated (any Actor)? = #isolation,
+  timeout: TimeInterval = 30,
+  _ condition: () async -> Bool
+) async -> Bool {
+  let deadline = Date().addingTimeInterval(timeout)
+  while await !condition() {
+    if Date() >= deadline { return false }
+    try? await Task.sleep(nanoseconds: 1_000_000)
+  }
+  return true
+}
+
+/// Expects that no output, entry or mailbox for events of `eventType` is alive (G6).
+///
+/// Waits a little first, because a block a `DispatchQueue` has not run yet may still hold an entry. Give every test
+/// that calls this its own event type, so parallel tests don't disturb the count.
+func expectNoLiveObjects(
+  for eventType: Any.Type,
+  timeout: TimeInterval = 30,
+  sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+  let freed = waitUntil(timeout: timeout) { LiveObjects.total(for: eventType) == 0 }
+  #expect(freed, "leak: \(liveObjectsDescription(for: eventType)) still alive", sourceLocation: sourceLocation)
+}
+
+/// What `LiveObjects` counts for `eventType`, for failure messages.
+func liveObjectsDescription(for eventType: Any.Type) -> String {
+  ["Output", "Output.Entry", "Mailbox"]
+    .map { "\($0)<\(eventType)>: \(LiveObjects.count($0, for: eventType))" }
+    .joined(separator: ", ")
+}
+
+/// Marks the main queue, so code can ask whether it runs there. On Linux the main actor's jobs run on the main queue,
+/// but not on the main thread: `dispatch_main()` ends that thread and a worker drains the queue.
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
+/// Whether the caller runs on the main queue (where the main actor's work runs).
+var isOnMainQueue: Bool {
+  DispatchQueue.getSpecific(key: mainQueueKey) == true
+}
