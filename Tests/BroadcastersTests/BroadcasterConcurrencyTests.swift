@@ -6,11 +6,11 @@ import Testing
 /// DESIGN.md G9 under concurrency: every test counts starts and stops against a source that records its own, with
 /// real threads behind a start barrier and a watchdog.
 @Suite struct BroadcasterConcurrencyTests {
-  @Test func concurrentFirstSubscribesFromEightThreadsConnectOnceAndTheLastLeavesDisconnectOnce() {
+  @Test func concurrentFirstSubscribesFromEightThreadsConnectOnceAndTheLastLeavesDisconnectOnce() async {
     for _ in 0..<scaled(200) {
       let (broadcaster, probe) = Broadcaster<Int>.recording(pause: 50)
       let tokens = LockedState<[Subscription]>([])
-      let joined = runConcurrently(threads: 8) { _ in
+      let joined = await runConcurrently(threads: 8) { _ in
         let token = broadcaster.subscribe { _ in }
         tokens.withLock { $0.append(token) }
       }
@@ -19,7 +19,7 @@ import Testing
       #expect(broadcaster.isConnected)
       let all = tokens.withLock { $0 }
       tokens.withLock { $0.removeAll() }
-      let left = runConcurrently(threads: 8) { index in
+      let left = await runConcurrently(threads: 8) { index in
         all[index].cancel()
       }
       guard left else { return }
@@ -31,10 +31,10 @@ import Testing
     }
   }
 
-  @Test func respondersDeinitialisingOnEightThreadsDisconnectOnceWhenNoticed() {
+  @Test func respondersDeinitialisingOnEightThreadsDisconnectOnceWhenNoticed() async {
     for _ in 0..<scaled(100) {
       let (broadcaster, probe) = Broadcaster<Int>.recording(pause: 20)
-      let finished = runConcurrently(threads: 8) { index in
+      let finished = await runConcurrently(threads: 8) { index in
         let recorder = Recorder<Int>()
         broadcaster.subscribe(recorder)
         probe.emit(index)
@@ -50,10 +50,10 @@ import Testing
     }
   }
 
-  @Test func churningSubscribersOnEightThreadsGiveEqualConnectAndDisconnectCountsAndNeverTwoLive() {
+  @Test func churningSubscribersOnEightThreadsGiveEqualConnectAndDisconnectCountsAndNeverTwoLive() async {
     let (broadcaster, probe) = Broadcaster<Int>.recording(pause: 5)
     let iterations = scaled(2_000)
-    let finished = runConcurrently(threads: 8) { index in
+    let finished = await runConcurrently(threads: 8) { index in
       for iteration in 0..<iterations {
         switch (index + iteration) % 3 {
         case 0:
@@ -82,13 +82,13 @@ import Testing
     #expect(probe.state.withLock { $0.mismatchedStops } == 0)
   }
 
-  @Test func churningTokensOnEightThreadsEndDisconnectedWithoutAnyPrune() {
+  @Test func churningTokensOnEightThreadsEndDisconnectedWithoutAnyPrune() async {
     // Only tokens, and no `subscriberCount` at the end: a membership change lost while another thread reconciles
     // would leave the broadcaster connected with nobody subscribed.
     for _ in 0..<scaled(10) {
       let (broadcaster, probe) = Broadcaster<Int>.recording()
       let iterations = scaled(2_000)
-      let finished = runConcurrently(threads: 8) { index in
+      let finished = await runConcurrently(threads: 8) { index in
         var held: [Subscription] = []
         for iteration in 0..<iterations {
           held.append(broadcaster.subscribe { _ in })
@@ -108,7 +108,7 @@ import Testing
 
   /// DESIGN.md issue 6, item 7: a thousand responders join from eight threads, some of them from inside the first
   /// connect, then all leave.
-  @Test func aThousandRespondersJoinFromEightThreadsSomeFromInsideTheFirstConnectThenAllLeave() {
+  @Test func aThousandRespondersJoinFromEightThreadsSomeFromInsideTheFirstConnectThenAllLeave() async {
     let box = LockedState<Broadcaster<Int>?>(nil)
     let joinedInsideStart = LockedState<[Recorder<Int>]>([])
     let (broadcaster, probe) = Broadcaster<Int>.recording(pause: 100) { _ in
@@ -121,7 +121,7 @@ import Testing
     }
     box.withLock { $0 = broadcaster }
     let recorders = LockedState<[Recorder<Int>]>([])
-    let joined = runConcurrently(threads: 8) { _ in
+    let joined = await runConcurrently(threads: 8) { _ in
       var mine: [Recorder<Int>] = []
       for _ in 0..<124 {
         let recorder = Recorder<Int>()
@@ -150,7 +150,7 @@ import Testing
       all.removeAll()
     }
     joinedInsideStart.withLock { $0.removeAll() }
-    let left = runConcurrently(threads: 8) { index in
+    let left = await runConcurrently(threads: 8) { index in
       let mine = chunkBox.withLock { chunks in
         defer { chunks[index] = [] }
         return chunks[index]
@@ -168,14 +168,14 @@ import Testing
   }
 
   /// DESIGN.md issue 6, item 7: the 0 → 1 000 → 0 cycle, repeated.
-  @Test func zeroToAThousandToZeroCyclesConnectAndDisconnectOncePerCycleAndNeverTwoLive() {
+  @Test func zeroToAThousandToZeroCyclesConnectAndDisconnectOncePerCycleAndNeverTwoLive() async {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
     let cycles = scaled(1_000)
     let threads = 8
     let perThread = 125
     let barrier = CyclicBarrier(parties: threads)
     let failures = Log<String>()
-    let finished = runConcurrently(threads: threads, timeout: 600) { index in
+    let finished = await runConcurrently(threads: threads, timeout: 600) { index in
       var tokens: [Subscription] = []
       tokens.reserveCapacity(perThread)
       for cycle in 1...cycles {
@@ -213,12 +213,12 @@ import Testing
   }
 
   /// DESIGN.md issue 6, item 7: ten thousand broadcaster lifecycles leave nothing alive.
-  @Test func tenThousandBroadcasterLifecyclesLeaveNoLiveObjects() {
+  @Test func tenThousandBroadcasterLifecyclesLeaveNoLiveObjects() async {
     struct LifecycleEvent: Sendable {}
     let lifecycles = scaled(10_000)
     let threads = 8
     let wrongEndings = Counter()
-    let finished = runConcurrently(threads: threads) { index in
+    let finished = await runConcurrently(threads: threads) { index in
       for lifecycle in stride(from: index, to: lifecycles, by: threads) {
         let probe = SourceProbe<LifecycleEvent>()
         weak var weakBroadcaster: Broadcaster<LifecycleEvent>?

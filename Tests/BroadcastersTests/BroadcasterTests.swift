@@ -131,7 +131,7 @@ import Testing
     #expect(probe.stops == 1)
   }
 
-  @Test func subscribingFromInsideTheSourcesStartDoesNotDeadlock() {
+  @Test func subscribingFromInsideTheSourcesStartDoesNotDeadlock() async {
     let box = LockedState<Broadcaster<Int>?>(nil)
     let inner = Log<Int>()
     let innerTokens = LockedState<[Subscription]>([])
@@ -143,7 +143,7 @@ import Testing
     }
     box.withLock { $0 = broadcaster }
     let outer = Log<Int>()
-    let finished = withWatchdog {
+    let finished = await withWatchdog {
       let token = broadcaster.subscribe { outer.append($0) }
       probe.emit(1)
       token.cancel()
@@ -159,12 +159,12 @@ import Testing
     box.withLock { $0 = nil }
   }
 
-  @Test func subscribingAndCancellingFromAHandlerDoesNotDeadlock() {
+  @Test func subscribingAndCancellingFromAHandlerDoesNotDeadlock() async {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
     let later = Log<Int>()
     let tokens = LockedState<[Subscription]>([])
     let selfToken = LockedState<Subscription?>(nil)
-    let finished = withWatchdog {
+    let finished = await withWatchdog {
       let token = broadcaster.subscribe { value in
         guard value == 1 else { return }
         let added = broadcaster.subscribe { later.append($0) }
@@ -186,11 +186,11 @@ import Testing
     #expect(!broadcaster.isConnected)
   }
 
-  @Test func aHandlerThatCancelsTheLastSubscriptionDisconnectsFromInsideTheEvent() {
+  @Test func aHandlerThatCancelsTheLastSubscriptionDisconnectsFromInsideTheEvent() async {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
     let received = Log<Int>()
     let tokenBox = LockedState<Subscription?>(nil)
-    let finished = withWatchdog {
+    let finished = await withWatchdog {
       let token = broadcaster.subscribe { value in
         received.append(value)
         tokenBox.withLock { $0 }?.cancel()

@@ -53,53 +53,61 @@ func scaled(_ count: Int) -> Int {
 
 /// Starts `count` threads together behind a barrier and waits for all of them, failing the test (instead of hanging)
 /// if they don't finish within `timeout`.
+///
+/// The waiting happens on a thread of its own: a test that blocked a thread of the cooperative pool would starve the
+/// tasks other tests (and `AsyncSequenceSource`) need.
 @discardableResult
 func runConcurrently(
   threads count: Int,
   timeout: TimeInterval = 120,
   sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable (Int) -> Void
-) -> Bool {
-  let ready = DispatchGroup()
-  let start = DispatchSemaphore(value: 0)
-  let done = DispatchGroup()
-  for index in 0..<count {
-    ready.enter()
-    done.enter()
-    let thread = Thread {
-      ready.leave()
-      start.wait()
-      body(index)
-      done.leave()
+) async -> Bool {
+  let finished = await withCheckedContinuation { continuation in
+    let waiter = Thread {
+      let ready = DispatchGroup()
+      let start = DispatchSemaphore(value: 0)
+      let done = DispatchGroup()
+      for index in 0..<count {
+        ready.enter()
+        done.enter()
+        let thread = Thread {
+          ready.leave()
+          start.wait()
+          body(index)
+          done.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+      }
+      ready.wait()
+      for _ in 0..<count { start.signal() }
+      continuation.resume(returning: done.wait(timeout: .now() + timeout) == .success)
     }
-    thread.stackSize = 1 << 20
-    thread.start()
+    waiter.start()
   }
-  ready.wait()
-  for _ in 0..<count { start.signal() }
-  let finished = done.wait(timeout: .now() + timeout) == .success
   #expect(
     finished, "watchdog: \(count) threads did not finish within \(timeout) s (deadlock?)",
     sourceLocation: sourceLocation)
   return finished
 }
 
-/// Runs `body` on another thread and waits for it, failing the test instead of hanging if it deadlocks.
+/// Runs `body` on a thread of its own and waits for it, failing the test instead of hanging if it deadlocks.
 @discardableResult
 func withWatchdog(
   timeout: TimeInterval = 30,
   sourceLocation: Testing.SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable () -> Void
-) -> Bool {
-  runConcurrently(threads: 1, timeout: timeout, sourceLocation: sourceLocation) { _ in body() }
+) async -> Bool {
+  await runConcurrently(threads: 1, timeout: timeout, sourceLocation: sourceLocation) { _ in body() }
 }
 
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+/// Polls `condition` until it holds or `timeout` passes, without blocking a thread; returns whether it held.
+func eventually(timeout: TimeInterval = 30, _ condition: () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while !condition() {
     if Date() > deadline { return false }
-    usleep(1000)
+    try? await Task.sleep(nanoseconds: 1_000_000)
   }
   return true
 }
