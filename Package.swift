@@ -6,10 +6,13 @@ let package = Package(
   platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
   products: [
     .library(name: "EventBus", targets: ["EventBus"]),
+    .library(name: "Broadcasters", targets: ["Broadcasters"]),
   ],
   targets: [
     .target(name: "EventBus"),
+    .target(name: "Broadcasters", dependencies: ["EventBus"]),
     .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
+    .testTarget(name: "BroadcastersTests", dependencies: ["Broadcasters"]),
   ]
 )
 
