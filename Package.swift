@@ -14,7 +14,9 @@ let package = Package(
     .target(name: "Broadcasters", dependencies: ["EventBus"]),
     .executableTarget(
       name: "Bench",
-      dependencies: ["EventBus", .target(name: "CMallocStatistics", condition: .when(platforms: [.linux]))]),
+      dependencies: [
+        "EventBus", "Broadcasters", .target(name: "CMallocStatistics", condition: .when(platforms: [.linux])),
+      ]),
     // <malloc.h> for the Bench memory scenario; a header only, nothing is compiled or linked.
     .systemLibrary(name: "CMallocStatistics"),
     .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),

@@ -19,12 +19,7 @@ struct Runner {
     let clock = ContinuousClock()
     var rows: [ResultRow] = []
     for scenario in arguments.scenarios {
-      let contenders = arguments.contenders(of: scenario).filter(\.isAvailable)
-      let unavailable = arguments.contenders(of: scenario).filter { !$0.isAvailable }
-      if !unavailable.isEmpty {
-        progress("\(scenario.name): skipping \(unavailable.map(\.name).joined(separator: ", ")), not in this build")
-      }
-      guard !contenders.isEmpty else { continue }
+      let contenders = arguments.contenders(of: scenario)
       if scenario == .memory && !HeapUsage.isAvailable {
         progress("memory: skipped; this platform has no heap statistics")
         continue

@@ -6,7 +6,7 @@ enum Scenario: String, CaseIterable, Sendable {
   case fanout
   /// One NotificationCenter post with a keyboard-like `userInfo`, reaching N responders.
   case sourceFanout = "source-fanout"
-  /// How many NotificationCenter observers N live responders cost.
+  /// How many upstream (NotificationCenter) subscriptions N live responders cost.
   case upstream
   /// Subscribing and cancelling one responder while N others stay subscribed.
   case subscribeCancel = "subscribe-cancel"
@@ -41,7 +41,7 @@ enum Scenario: String, CaseIterable, Sendable {
     switch self {
     case .fanout: "one event delivered to N responders; time ÷ (events × N)"
     case .sourceFanout: "one NotificationCenter post with a keyboard userInfo reaching N responders; time ÷ (posts × N)"
-    case .upstream: "NotificationCenter observers held for N live responders"
+    case .upstream: "upstream NotificationCenter subscriptions held for N live responders"
     case .subscribeCancel: "subscribe then cancel one responder while N stay subscribed"
     case .memory: "heap growth from subscribing N already allocated responders, ÷ N"
     }

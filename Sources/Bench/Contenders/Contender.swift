@@ -28,6 +28,6 @@ protocol ChurningContender: Contender {
 
 /// A contender that subscribes to NotificationCenter, for `upstream`.
 protocol UpstreamContender: Contender {
-  /// NotificationCenter observers the contender holds right now.
+  /// Upstream NotificationCenter subscriptions the contender holds right now.
   var upstreamSubscriptions: Int { get }
 }

@@ -11,8 +11,13 @@ final class Responder {
 
   @inline(never)
   func handle(_ event: FanoutEvent) {
+    record(event.sequence)
+  }
+
+  /// Counts one delivery carrying `value`.
+  func record(_ value: Int) {
     deliveries &+= 1
-    checksum &+= event.sequence
+    checksum &+= value
   }
 
   /// Responders for one contender: `count` of them, allocated together before any is subscribed.

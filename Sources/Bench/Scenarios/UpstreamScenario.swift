@@ -1,6 +1,6 @@
-/// `upstream`: the NotificationCenter observers N live responders cost.
+/// `upstream`: the upstream NotificationCenter subscriptions N live responders cost.
 enum UpstreamScenario {
-  /// Observers held by each of `contenders` with `responderCount` responders subscribed.
+  /// Upstream subscriptions held by each of `contenders` with `responderCount` responders subscribed.
   ///
   /// - Throws: ``MeasurementFailure`` if a contender's subscriptions do not deliver one post to every responder,
   ///   which would make its count meaningless.
