@@ -6,14 +6,26 @@ let package = Package(
   platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6)],
   products: [
     .library(name: "EventBus", targets: ["EventBus"]),
+    .library(name: "Broadcasters", targets: ["Broadcasters"]),
+    .executable(name: "Bench", targets: ["Bench"]),
   ],
   targets: [
     .target(name: "EventBus"),
+    .target(name: "Broadcasters", dependencies: ["EventBus"]),
+    .executableTarget(
+      name: "Bench",
+      dependencies: [
+        "EventBus", "Broadcasters", .target(name: "CMallocStatistics", condition: .when(platforms: [.linux])),
+      ]),
+    // <malloc.h> for the Bench memory scenario; a header only, nothing is compiled or linked.
+    .systemLibrary(name: "CMallocStatistics"),
     .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
+    .testTarget(name: "BroadcastersTests", dependencies: ["Broadcasters"]),
+    .testTarget(name: "BenchTests", dependencies: ["Bench"]),
   ]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
   var settings = target.swiftSettings ?? []
   settings.append(.swiftLanguageMode(.v6))
   target.swiftSettings = settings

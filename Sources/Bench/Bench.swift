@@ -1,0 +1,98 @@
+import Foundation
+
+/// `swift run -c release Bench`: the cost of delivering events to N responders, measured against its rivals.
+///
+/// See ``Usage`` for the command line and DESIGN.md §5 for the contract its output follows.
+@main
+enum Bench {
+  static func main() {
+    let status: Int32
+    if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+      status = run(arguments: Array(CommandLine.arguments.dropFirst()), console: .standard)
+    } else {
+      Console.standard.printError("Bench: error: needs macOS 13, iOS 16, tvOS 16 or watchOS 9 for ContinuousClock")
+      status = 1
+    }
+    exit(status)
+  }
+
+  /// Runs one command line and returns the exit status: 0 on success, 1 if a measurement or a file failed,
+  /// ``ArgumentError/exitStatus`` (2) on a bad command line.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  static func run(arguments commandLine: [String], console: Console) -> Int32 {
+    let arguments: Arguments
+    let baseline: BenchReport?
+    do {
+      arguments = try Arguments.parse(commandLine)
+      if arguments.showsHelp {
+        console.writeOutput(Usage.text)
+        return 0
+      }
+      // Everything a command line names is checked before the run, so a typo fails at once, not minutes later.
+      for (option, path) in outputPaths(arguments) {
+        try checkWritable(path, option: option)
+      }
+      baseline = try arguments.comparePath.map { path throws(ArgumentError) in try JSONReport.load(from: path) }
+    } catch {
+      console.printError("Bench: error: \(error.message)\n")
+      console.writeError(Usage.text)
+      return ArgumentError.exitStatus
+    }
+
+    if Toolchain.isDebugBuild {
+      console.printError("Bench: warning: a debug build; figures say little about release code (use -c release)")
+    }
+    let rows: [ResultRow]
+    do {
+      rows = try Runner(arguments: arguments, progress: console.printError).run()
+    } catch {
+      console.printError("Bench: error: \(error.message)")
+      return 1
+    }
+    let report = BenchReport(
+      toolchain: Toolchain.description, date: ISO8601DateFormatter().string(from: Date()), results: rows)
+    console.writeOutput(TableReport.render(report))
+    if let baseline, let path = arguments.comparePath {
+      let comparison = Comparison(current: report, baseline: baseline)
+      console.writeOutput("\n" + ComparisonReport.render(comparison, baselinePath: path, baseline: baseline))
+    }
+
+    var status: Int32 = 0
+    let files = [
+      (arguments.jsonPath, JSONReport.render), (arguments.csvPath, CSVReport.render),
+      (arguments.svgPath, SVGChart.render),
+    ]
+    for case (let path?, let render) in files {
+      do {
+        try Data(render(report).utf8).write(to: URL(fileURLWithPath: path))
+        console.printError("Bench: wrote \(path)")
+      } catch {
+        console.printError("Bench: error: cannot write '\(path)': \(error.localizedDescription)")
+        status = 1
+      }
+    }
+    return status
+  }
+
+  private static func outputPaths(_ arguments: Arguments) -> [(option: String, path: String)] {
+    [("--json", arguments.jsonPath), ("--csv", arguments.csvPath), ("--svg", arguments.svgPath)]
+      .compactMap { option, path in path.map { (option, $0) } }
+  }
+
+  /// Fails unless `path` can be created or replaced: its directory exists and it is not a directory itself.
+  private static func checkWritable(_ path: String, option: String) throws(ArgumentError) {
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent().path
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw ArgumentError(message: "'\(path)' given to '\(option)' is a directory; give a file path")
+    }
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+    else {
+      throw ArgumentError(message: "directory '\(directory)' of '\(path)' given to '\(option)' does not exist")
+    }
+    guard FileManager.default.isWritableFile(atPath: directory) else {
+      throw ArgumentError(message: "directory '\(directory)' of '\(path)' given to '\(option)' is not writable")
+    }
+  }
+}

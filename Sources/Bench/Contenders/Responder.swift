@@ -1,0 +1,36 @@
+/// What every contender delivers to: a screen-like object that counts the events it handles.
+///
+/// `handle` is never inlined, so every contender pays for exactly one real method call per delivery, as an app's
+/// `handle(event:)` costs one; the difference between contenders is then the delivery mechanism alone. What it
+/// does with the event (a count and a checksum) is state the optimiser must keep.
+final class Responder {
+  /// Events handled so far.
+  private(set) var deliveries = 0
+  /// A sum over the events handled, so their payload is read.
+  private(set) var checksum = 0
+
+  @inline(never)
+  func handle(_ event: FanoutEvent) {
+    record(event.sequence)
+  }
+
+  /// Counts one delivery carrying `value`.
+  func record(_ value: Int) {
+    deliveries &+= 1
+    checksum &+= value
+  }
+
+  /// Responders for one contender: `count` of them, allocated together before any is subscribed.
+  static func crowd(count: Int) -> [Responder] {
+    (0..<count).map { _ in Responder() }
+  }
+}
+
+// Not protected by a lock: every contender delivers synchronously on the thread that sends, and the benchmark
+// sends from one thread only. `Output` and NotificationCenter handlers are `@Sendable`, hence the conformance.
+extension Responder: @unchecked Sendable {}
+
+extension Sequence<Responder> {
+  /// Deliveries counted by all the responders.
+  var deliveries: Int { reduce(0) { $0 + $1.deliveries } }
+}

@@ -1,0 +1,50 @@
+/// The text `--help` prints, and a bad command line prints after its error.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+enum Usage {
+  static var text: String {
+    let scenarios = Scenario.allCases.map { scenario in
+      let name = scenario.name.leftAligned(width: 18)
+      return "  \(name)\(scenario.summary)\n  \(String(repeating: " ", count: 18))contenders: "
+        + scenario.contenders.map(\.name).joined(separator: ", ")
+    }
+    let full = MeasurementPlan.full.repetitions
+    let quick = MeasurementPlan.quick.repetitions
+    let counts = Scenario.defaultResponderCounts.map(String.init).joined(separator: ",")
+    return """
+      USAGE: swift run -c release Bench [options]
+
+      Measures the cost of delivering events to N responders, for every contender of every scenario,
+      and prints a table per scenario with each figure's ratio to the best. Progress goes to stderr.
+
+      OPTIONS:
+        --quick                  Short repetitions; the whole run finishes in under 20 s.
+        --scenario NAME[,NAME]   Run only these scenarios.
+        --contender NAME[,NAME]  Run only these contenders.
+        --n N[,N]                Responder counts (default: \(counts)).
+        --iterations K           Events (fanout, source-fanout) or cycles (subscribe-cancel) per repetition,
+                                 instead of calibrating to a few milliseconds. With one scenario, contender
+                                 and N, the run is a fixed amount of work for a profiler such as valgrind.
+        --json PATH              Write the results as JSON (DESIGN.md §5).
+        --csv PATH               Write the results as CSV.
+        --svg PATH               Draw ns per delivery against N, log-log, for fanout and source-fanout.
+        --compare OLD.json       Print each figure's change against an earlier --json run; marks figures
+                                 more than \(Comparison.regressionThresholdPercent)% worse as regressions.
+        -h, --help               Print this text.
+
+      SCENARIOS:
+      \(scenarios.joined(separator: "\n"))
+
+      Each figure is the median of \(full) timed repetitions (\(quick) with --quick) after a warm-up; every
+      contender of a scenario is measured in the same run, repetitions interleaved. upstream counts, and memory
+      reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not apply to them.
+      Exit status: 0 on success, 1 if a measurement or a file failed, 2 on a bad command line.
+
+      EXAMPLES:
+        swift run -c release Bench --quick
+        swift run -c release Bench --json results.json --svg results.svg
+        swift run -c release Bench --compare results.json
+        valgrind --tool=callgrind .build/release/Bench --scenario fanout --contender output --n 100 --iterations 10000
+
+      """
+  }
+}

@@ -1,0 +1,51 @@
+#if canImport(Combine)
+  import Combine
+
+  /// A Combine publisher, subscribed to once for every subscriber of a ``Broadcaster``.
+  ///
+  /// ```swift
+  /// let reachability = Broadcaster(source: PublisherSource { monitor.statusPublisher })
+  /// ```
+  ///
+  /// Connecting subscribes to the publisher the closure returns; disconnecting cancels that subscription. A failure
+  /// completion is reported to ``Broadcaster/onDecodeFailure`` and counted in ``Broadcaster/decodeFailureCount``.
+  public struct PublisherSource<Upstream: Publisher>: EventSource where Upstream.Output: Sendable {
+    public typealias Event = Upstream.Output
+
+    /// The Combine subscription of one connection.
+    public struct Connection {
+      fileprivate let cancellable: AnyCancellable
+    }
+
+    private let makePublisher: @Sendable () -> Upstream
+
+    /// Creates a source that subscribes to the publisher `makePublisher` returns, calling it at each connect.
+    ///
+    /// - Parameter makePublisher: Returns the publisher to subscribe to.
+    public init(_ makePublisher: @escaping @Sendable () -> Upstream) {
+      self.makePublisher = makePublisher
+    }
+
+    public func start(emitting sink: EventSink<Event>) -> Connection {
+      let cancellable = makePublisher().sink(
+        receiveCompletion: { completion in
+          if case .failure(let error) = completion {
+            let reason = DecodeFailure.Reason.other("the publisher failed: \(error)")
+            sink.reportFailure(DecodeFailure(name: "\(Upstream.self)", reason: reason))
+          }
+        },
+        receiveValue: { value in
+          sink.send(value)
+        }
+      )
+      return Connection(cancellable: cancellable)
+    }
+
+    public func stop(_ connection: Connection) {
+      connection.cancellable.cancel()
+    }
+  }
+
+  // `AnyCancellable.cancel()` is thread-safe, and the connection calls nothing else on it.
+  extension PublisherSource.Connection: @unchecked Sendable {}
+#endif

@@ -1,0 +1,84 @@
+import Dispatch
+
+/// POSIX signals: one `DispatchSourceSignal` per signal for every subscriber of a ``Broadcaster``, emitting the
+/// signal number.
+///
+/// ```swift
+/// let resize = Broadcaster(source: SignalSource(signal: SIGWINCH))
+/// resize.subscribe(terminalView) { view, _ in view.relayout() }
+///
+/// let shutdown = Broadcaster(source: SignalSource(signals: [SIGTERM, SIGINT]))
+/// shutdown.subscribe(database) { database, _ in database.flush() }
+/// ```
+///
+/// While connected, the signals are handled by the dispatch sources instead of their previous disposition (a
+/// `SIGTERM` no longer terminates the process); when the last subscriber is gone, the previous disposition is
+/// restored. Several broadcasters may observe the same signal: the disposition is restored when the last of them
+/// disconnects. Signals that arrive together may be coalesced into one event. Events are emitted on a private serial
+/// queue.
+///
+/// Send signals to the process (`kill(getpid(), SIGUSR1)`), not to one thread (`raise`): on Linux a signal aimed at
+/// a thread that blocks it (as libdispatch's worker threads do) stays pending on that thread and is never seen.
+public struct SignalSource: EventSource {
+  /// The dispatch sources of one connection.
+  public struct Connection {
+    fileprivate let sources: [any DispatchSourceSignal]
+  }
+
+  /// The observed signal numbers, without duplicates, in the order given.
+  public let signals: [Int32]
+
+  /// Creates a source for several signals.
+  ///
+  /// - Parameter signals: The signal numbers, such as `SIGTERM` or `SIGWINCH`.
+  public init(signals: [Int32]) {
+    var seen = Set<Int32>()
+    self.signals = signals.filter { seen.insert($0).inserted }
+  }
+
+  /// Creates a source for one signal.
+  ///
+  /// - Parameter signal: The signal number, such as `SIGWINCH`.
+  public init(signal: Int32) {
+    self.init(signals: [signal])
+  }
+
+  /// Takes the signals over and returns once the dispatch sources are registered, so a signal sent after the first
+  /// `subscribe` returned is observed.
+  public func start(emitting sink: EventSink<Int32>) -> Connection {
+    // A private queue: waiting for registration below cannot deadlock with a caller that runs on a queue of its own.
+    let queue = DispatchQueue(label: "Broadcasters.SignalSource")
+    let registered = DispatchGroup()
+    let sources = signals.map { signal in
+      SignalDispositions.acquire(signal)
+      let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+      source.setEventHandler {
+        sink.send(signal)
+      }
+      registered.enter()
+      source.setRegistrationHandler {
+        registered.leave()
+      }
+      source.resume()
+      return source
+    }
+    if registered.wait(timeout: .now() + .seconds(10)) == .success {
+      for signal in signals {
+        SignalDispositions.noteRegistered(signal)
+      }
+    }
+    return Connection(sources: sources)
+  }
+
+  public func stop(_ connection: Connection) {
+    for source in connection.sources {
+      source.cancel()
+    }
+    for signal in signals {
+      SignalDispositions.release(signal)
+    }
+  }
+}
+
+// A dispatch source is thread-safe; the connection only ever calls `cancel()` on it.
+extension SignalSource.Connection: @unchecked Sendable {}

@@ -1,0 +1,32 @@
+import EventBus
+import Foundation
+
+/// One keyboard observer for the whole app: every screen that cares about the keyboard subscribes here, and the six
+/// keyboard notifications are observed once and decoded once per notification, whatever the number of screens.
+///
+/// ```swift
+/// let keyboard = KeyboardBroadcaster()                      // app-wide, e.g. in a dependency container
+/// keyboard.subscribe(screen) { screen, event in screen.handle(keyboard: event) }
+/// keyboard.subscribe(formController)                        // a KeyboardObserverEventResponder, on the main actor
+/// ```
+///
+/// While at least one subscriber is alive it holds one NotificationCenter observer per keyboard notification name
+/// (``NotificationBroadcaster/observerCount``), and none otherwise. A notification whose `userInfo` lacks a key or
+/// holds a value of the wrong type is not delivered; it is counted in ``Broadcaster/decodeFailureCount`` and reported
+/// to ``Broadcaster/onDecodeFailure`` with the key and the reason, and later notifications arrive as usual.
+///
+/// A screen that deinitialises is noticed at the next keyboard notification, the next pruning subscribe, or when
+/// ``Broadcaster/subscriberCount`` is read; see ``Broadcaster`` for why.
+public final class KeyboardBroadcaster: NotificationBroadcaster<KeyboardEvent> {
+  /// Creates a keyboard broadcaster. Nothing is observed until the first subscriber arrives.
+  ///
+  /// - Parameter center: The notification center the keyboard notifications are posted to; `.default` by default.
+  public init(center: NotificationCenter = .default) {
+    super.init(names: KeyboardNotification.all, center: center) { notification in
+      try KeyboardEvent(notification: notification)
+    }
+  }
+}
+
+// Adds no stored property to `NotificationBroadcaster`, whose state is immutable or behind its locks.
+extension KeyboardBroadcaster: @unchecked Sendable {}

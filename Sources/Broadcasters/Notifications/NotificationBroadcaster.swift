@@ -1,0 +1,68 @@
+import EventBus
+import Foundation
+
+/// A ``Broadcaster`` over NotificationCenter: one observer per notification name while anyone listens, and one
+/// decode per notification, whatever the number of subscribers.
+///
+/// ```swift
+/// let sessions = NotificationBroadcaster(names: [.sessionDidExpire, .sessionDidRenew]) { notification in
+///   try SessionEvent(notification)          // runs once per notification, not once per subscriber
+/// }
+/// sessions.subscribe(accountScreen) { screen, event in screen.handle(event: event) }
+/// ```
+///
+/// A notification whose decode throws is not delivered: it is counted in ``Broadcaster/decodeFailureCount`` and
+/// reported to ``Broadcaster/onDecodeFailure`` with the notification's name; later notifications are delivered as
+/// usual. Throw a ``DecodeFailure`` to say which `userInfo` key was at fault.
+///
+/// Handlers run on the thread that posted the notification, unless the subscription chose another delivery context.
+/// Connection, disconnection and lifetimes are those of ``Broadcaster``.
+public class NotificationBroadcaster<Event: Sendable>: Broadcaster<Event> {
+  /// The observed notification names, without duplicates, in the order given.
+  public let names: [Notification.Name]
+  /// The observed notification center.
+  public let center: NotificationCenter
+  private let observers: LockedState<Int>
+
+  /// Creates a broadcaster for notifications called `names` on `center`. Nothing is observed until the first
+  /// subscriber arrives.
+  ///
+  /// - Parameters:
+  ///   - names: The notification names to observe; one NotificationCenter observer each while connected.
+  ///   - center: The notification center; `.default` by default.
+  ///   - object: Only notifications posted by this object are delivered; `nil` (the default) delivers all. The
+  ///     broadcaster keeps it alive.
+  ///   - decode: Turns a notification into an event, or throws to drop it. Runs once per notification, on the posting
+  ///     thread, with no lock held.
+  public init(
+    names: [Notification.Name],
+    center: NotificationCenter = .default,
+    object: AnyObject? = nil,
+    decode: @escaping @Sendable (Notification) throws -> Event
+  ) {
+    var seen = Set<Notification.Name>()
+    let names = names.filter { seen.insert($0).inserted }
+    let observers = LockedState(0)
+    self.names = names
+    self.center = center
+    self.observers = observers
+    let source = NotificationSource(
+      center: center,
+      names: names,
+      sender: object.map(NotificationSender.init),
+      decode: decode,
+      observerCount: observers
+    )
+    super.init(source: source)
+  }
+
+  /// The number of NotificationCenter observers this broadcaster has registered: one per name while connected,
+  /// none otherwise.
+  public var observerCount: Int {
+    observers.withLock { $0 }
+  }
+}
+
+// Adds only immutable Sendable properties to `Broadcaster` (whose state is behind its locks); the observer count is
+// behind its own lock.
+extension NotificationBroadcaster: @unchecked Sendable {}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import Bench
+
+/// The whole command line, as `main` runs it, with standard output and error recorded.
+extension BenchTestSuite {
+  @Suite struct BenchCommandTests {
+    @Test func helpPrintsTheUsageAndSucceeds() {
+      let run = RecordedRun(["--help"])
+      #expect(run.status == 0)
+      #expect(run.output.contains("USAGE: swift run -c release Bench"))
+      for scenario in Scenario.allCases {
+        #expect(run.output.contains(scenario.name))
+      }
+      #expect(run.errors.isEmpty)
+    }
+
+    @Test(arguments: [
+      ["--bogus"], ["--n", "0"], ["--scenario", "nope"], ["--iterations", "x"], ["--json"], ["stray"],
+    ])
+    func aBadArgumentExitsWithStatus2AndPrintsTheErrorAndUsage(commandLine: [String]) {
+      let run = RecordedRun(commandLine)
+      #expect(run.status == 2)
+      #expect(run.errors.hasPrefix("Bench: error: "))
+      #expect(run.errors.contains("USAGE:"))
+      #expect(run.output.isEmpty)
+    }
+
+    @Test func aMissingCompareFileIsABadArgument() {
+      let run = RecordedRun(["--compare", "/nonexistent/old.json", "--scenario", "fanout", "--n", "1"])
+      #expect(run.status == 2)
+      #expect(run.errors.contains("cannot read '/nonexistent/old.json' given to '--compare'"))
+    }
+
+    @Test func aCompareFileOfAnotherShapeIsABadArgument() throws {
+      let directory = try TemporaryDirectory()
+      let path = directory.path("old.json")
+      try Data(#"{"schema": 1, "results": 3}"#.utf8).write(to: URL(fileURLWithPath: path))
+      let run = RecordedRun(["--compare", path])
+      #expect(run.status == 2)
+      #expect(run.errors.contains("is not a Bench JSON report"))
+
+      try Data(#"{"schema": 2, "toolchain": "", "date": "", "results": []}"#.utf8).write(to: URL(fileURLWithPath: path))
+      let newer = RecordedRun(["--compare", path])
+      #expect(newer.status == 2)
+      #expect(newer.errors.contains("has schema 2"))
+    }
+
+    @Test(arguments: ["--json", "--csv", "--svg"])
+    func anOutputPathInAMissingDirectoryIsABadArgument(option: String) {
+      let run = RecordedRun([option, "/nonexistent/directory/out.file"])
+      #expect(run.status == 2)
+      #expect(run.errors.contains("directory '/nonexistent/directory' of '/nonexistent/directory/out.file'"))
+      #expect(run.errors.contains(option))
+    }
+
+    @Test func anOutputPathThatIsADirectoryIsABadArgument() throws {
+      let directory = try TemporaryDirectory()
+      let run = RecordedRun(["--json", directory.url.path])
+      #expect(run.status == 2)
+      #expect(run.errors.contains("is a directory"))
+    }
+
+    @Test func aSmallRunPrintsTablesAndWritesEveryFile() throws {
+      let directory = try TemporaryDirectory()
+      let (json, csv, svg) = (directory.path("r.json"), directory.path("r.csv"), directory.path("r.svg"))
+      let run = RecordedRun([
+        "--scenario", "fanout,memory", "--contender", "direct-call,output", "--n", "1,4", "--iterations", "3",
+        "--json", json, "--csv", csv, "--svg", svg,
+      ])
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(run.output.contains("fanout: ns per delivery"))
+      #expect(run.errors.contains("N = 4: direct-call"))
+      let report = try JSONReport.load(from: json)
+      if HeapUsage.isAvailable {
+        #expect(run.output.contains("memory: bytes per subscriber"))
+        #expect(report.results.count == 2 * 2 + 1 * 2)
+      } else {
+        #expect(run.errors.contains("memory: skipped"))
+        #expect(report.results.count == 2 * 2)
+      }
+      #expect(Set(report.results.map(\.contender)) == ["direct-call", "output"])
+      let csvText = try String(contentsOfFile: csv, encoding: .utf8)
+      #expect(csvText.split(separator: "\n").count == 1 + report.results.count)
+      #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("<svg"))
+
+      let compared = RecordedRun([
+        "--scenario", "fanout", "--contender", "direct-call", "--n", "4", "--iterations", "3", "--compare", json,
+      ])
+      #expect(compared.status == 0)
+      #expect(compared.output.contains("Compared with \(json)"))
+    }
+  }
+}
