@@ -19,6 +19,7 @@ public struct DecodeFailure: Error, Sendable, Hashable, CustomStringConvertible 
     /// Any other reason, described in words: an error thrown by a custom decode step, a failed sequence.
     case other(String)
 
+    /// The reason in words: `missing key`, `expected Double, found String`.
     public var description: String {
       switch self {
       case .missingKey: "missing key"
@@ -48,6 +49,7 @@ public struct DecodeFailure: Error, Sendable, Hashable, CustomStringConvertible 
     self.reason = reason
   }
 
+  /// One line for a log: `cannot decode <name>, key <key>: <reason>`.
   public var description: String {
     var text = "cannot decode \(name ?? "payload")"
     if let key {

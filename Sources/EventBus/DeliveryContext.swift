@@ -25,6 +25,9 @@ public struct DeliveryContext: Sendable {
 
   /// The handler runs on `queue`. Events for one subscriber are handed to the queue in order and run one at a time,
   /// even on a concurrent queue. A cancelled subscription's queued events are dropped.
+  ///
+  /// - Parameter queue: The queue the handler runs on, serial or concurrent.
+  /// - Returns: The context.
   public static func queue(_ queue: DispatchQueue) -> DeliveryContext {
     DeliveryContext(kind: .queue(queue))
   }

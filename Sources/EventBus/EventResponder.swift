@@ -12,6 +12,7 @@
 /// output.subscribe(analytics)   // held weakly; ends when `analytics` deinitialises
 /// ```
 public protocol EventResponder<Event>: AnyObject {
+  /// The events the responder handles, usually an enum.
   associatedtype Event
   /// Called for each event, on the subscription's delivery context.
   func handle(event: Event)
@@ -29,6 +30,7 @@ public protocol EventResponder<Event>: AnyObject {
 /// ```
 @MainActor
 public protocol MainActorEventResponder<Event>: AnyObject, Sendable {
+  /// The events the responder handles, usually an enum.
   associatedtype Event
   /// Called for each event, on the main actor.
   func handle(event: Event)

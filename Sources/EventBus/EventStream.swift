@@ -55,6 +55,8 @@ extension EventStream {
   /// - Parameters:
   ///   - responder: The object that receives events. Never retained.
   ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called with the responder and each event.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   /// - Complexity: O(1) amortised.
@@ -77,6 +79,8 @@ extension EventStream {
   ///
   /// - Parameters:
   ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called with each event.
   /// - Returns: The token that keeps the subscription alive.
   /// - Complexity: O(1) amortised.
@@ -94,7 +98,10 @@ extension EventStream {
   /// - Parameters:
   ///   - responder: The responder. Never retained.
   ///   - context: Where `handle(event:)` runs; `.immediate` by default.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  /// - Complexity: O(1) amortised.
   @discardableResult
   public func subscribe<Responder: EventResponder>(
     _ responder: Responder,
@@ -118,8 +125,11 @@ extension EventStream {
   /// - Parameters:
   ///   - responder: The object that receives events. Never retained.
   ///   - context: `.main`.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called on the main actor with the responder and each event.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  /// - Complexity: O(1) amortised.
   @discardableResult
   public func subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
@@ -138,8 +148,11 @@ extension EventStream {
   ///
   /// - Parameters:
   ///   - context: `.main`.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called on the main actor with each event.
   /// - Returns: The token that keeps the subscription alive.
+  /// - Complexity: O(1) amortised.
   public func subscribe(
     on context: MainActorContext,
     fileID: StaticString = #fileID,
@@ -153,8 +166,12 @@ extension EventStream {
 
   /// Subscribes a ``MainActorEventResponder``, held weakly; its `handle(event:)` runs on the main actor.
   ///
-  /// - Parameter responder: The responder. Never retained.
+  /// - Parameters:
+  ///   - responder: The responder. Never retained.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  /// - Complexity: O(1) amortised.
   @discardableResult
   public func subscribe<Responder: MainActorEventResponder>(
     _ responder: Responder,

@@ -16,12 +16,15 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     self.storedLine = UInt32(truncatingIfNeeded: line)
   }
 
+  /// `Module/File.swift:line`.
   public var description: String { "\(fileID):\(line)" }
 
+  /// Whether both name the same file and line.
   public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
     lhs.description == rhs.description
   }
 
+  /// Hashes the file and line.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(description)
   }

@@ -45,6 +45,10 @@ public final class Subscription: Cancellable, Hashable {
     cancel()
   }
 
+  /// Ends the subscription. Calling it again, or releasing the token afterwards, does nothing.
+  ///
+  /// Returns at once, without waiting for a handler running on another thread. After it returns, no event sent later
+  /// reaches the handler; events already queued for a `.main` or `.queue` handler are dropped.
   public func cancel() {
     let target = target.withLock { target in
       defer { target = nil }
@@ -55,19 +59,25 @@ public final class Subscription: Cancellable, Hashable {
   }
 
   /// Keeps the subscription alive as long as the set holds it.
+  ///
+  /// - Parameter set: The set that owns the token, typically a stored property of the subscriber.
   public func store(in set: inout Set<Subscription>) {
     set.insert(self)
   }
 
   /// Keeps the subscription alive as long as the array holds it.
+  ///
+  /// - Parameter array: The array that owns the token, typically a stored property of the subscriber.
   public func store(in array: inout [Subscription]) {
     array.append(self)
   }
 
+  /// Whether both are the same token (identity, not the handler).
   public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
     lhs === rhs
   }
 
+  /// Hashes the token's identity, so tokens can be stored in a `Set`.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(self))
   }
@@ -85,6 +95,10 @@ public struct ResponderSubscription: Cancellable {
     self.target = target
   }
 
+  /// Ends the subscription before its responder deinitialises. Calling it again does nothing.
+  ///
+  /// Returns at once, without waiting for a handler running on another thread. After it returns, no event sent later
+  /// reaches the responder; events already queued for a `.main` or `.queue` handler are dropped.
   public func cancel() {
     target.cancel()
   }

@@ -18,6 +18,7 @@ import EventBus
 /// gone. When it throws, the error is reported to ``Broadcaster/onDecodeFailure`` and counted in
 /// ``Broadcaster/decodeFailureCount``.
 public struct AsyncSequenceSource<Base: AsyncSequence & Sendable>: EventSource where Base.Element: Sendable {
+  /// The sequence's elements.
   public typealias Event = Base.Element
 
   private let makeSequence: @Sendable () -> Base
@@ -38,6 +39,10 @@ public struct AsyncSequenceSource<Base: AsyncSequence & Sendable>: EventSource w
     self.init { sequence }
   }
 
+  /// Starts a task that iterates the sequence, after the previous iteration has finished, and sends each element.
+  ///
+  /// - Parameter sink: Where the elements go.
+  /// - Returns: The iterating task.
   public func start(emitting sink: EventSink<Event>) -> Task<Void, Never> {
     let makeSequence = makeSequence
     return latestIteration.withLock { latest in
@@ -58,6 +63,9 @@ public struct AsyncSequenceSource<Base: AsyncSequence & Sendable>: EventSource w
     }
   }
 
+  /// Cancels the iterating task; returns without waiting for it to finish.
+  ///
+  /// - Parameter iteration: The task `start(emitting:)` returned.
   public func stop(_ iteration: Task<Void, Never>) {
     iteration.cancel()
   }

@@ -10,6 +10,7 @@
   /// Connecting subscribes to the publisher the closure returns; disconnecting cancels that subscription. A failure
   /// completion is reported to ``Broadcaster/onDecodeFailure`` and counted in ``Broadcaster/decodeFailureCount``.
   public struct PublisherSource<Upstream: Publisher>: EventSource where Upstream.Output: Sendable {
+    /// The publisher's output.
     public typealias Event = Upstream.Output
 
     /// The Combine subscription of one connection.
@@ -26,6 +27,10 @@
       self.makePublisher = makePublisher
     }
 
+    /// Subscribes to a fresh publisher from the closure and sends each value.
+    ///
+    /// - Parameter sink: Where the values go.
+    /// - Returns: The Combine subscription.
     public func start(emitting sink: EventSink<Event>) -> Connection {
       let cancellable = makePublisher().sink(
         receiveCompletion: { completion in
@@ -41,6 +46,9 @@
       return Connection(cancellable: cancellable)
     }
 
+    /// Cancels the Combine subscription.
+    ///
+    /// - Parameter connection: The value `start(emitting:)` returned.
     public func stop(_ connection: Connection) {
       connection.cancellable.cancel()
     }

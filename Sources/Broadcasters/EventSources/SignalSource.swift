@@ -45,6 +45,9 @@ public struct SignalSource: EventSource {
 
   /// Takes the signals over and returns once the dispatch sources are registered, so a signal sent after the first
   /// `subscribe` returned is observed.
+  ///
+  /// - Parameter sink: Where the signal numbers go.
+  /// - Returns: The dispatch sources.
   public func start(emitting sink: EventSink<Int32>) -> Connection {
     // A private queue: waiting for registration below cannot deadlock with a caller that runs on a queue of its own.
     let queue = DispatchQueue(label: "Broadcasters.SignalSource")
@@ -70,6 +73,10 @@ public struct SignalSource: EventSource {
     return Connection(sources: sources)
   }
 
+  /// Cancels the dispatch sources and, when no other broadcaster observes a signal any more, restores its previous
+  /// disposition.
+  ///
+  /// - Parameter connection: The value `start(emitting:)` returned.
   public func stop(_ connection: Connection) {
     for source in connection.sources {
       source.cancel()

@@ -33,6 +33,10 @@ public struct TimerSource: EventSource {
     self.leeway = leeway
   }
 
+  /// Starts a timer whose first tick comes one interval from now.
+  ///
+  /// - Parameter sink: Where the time of each tick goes.
+  /// - Returns: The timer.
   public func start(emitting sink: EventSink<Date>) -> Connection {
     let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Broadcasters.TimerSource"))
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: leeway)
@@ -43,6 +47,9 @@ public struct TimerSource: EventSource {
     return Connection(timer: timer)
   }
 
+  /// Cancels the timer.
+  ///
+  /// - Parameter connection: The value `start(emitting:)` returned.
   public func stop(_ connection: Connection) {
     connection.timer.cancel()
   }

@@ -6,6 +6,9 @@ public struct KeyboardAnimationCurve: RawRepresentable, Hashable, Sendable, Cust
   /// `UIView.AnimationCurve`'s raw value.
   public var rawValue: Int
 
+  /// Creates a curve from `UIView.AnimationCurve`'s raw value, as a keyboard notification carries it.
+  ///
+  /// - Parameter rawValue: The raw value; any value is kept, including ones UIKit does not name.
   public init(rawValue: Int) {
     self.rawValue = rawValue
   }
@@ -21,6 +24,7 @@ public struct KeyboardAnimationCurve: RawRepresentable, Hashable, Sendable, Cust
   /// The curve the system keyboard animates with.
   public static let keyboard = KeyboardAnimationCurve(rawValue: 7)
 
+  /// The curve's name, or `curve(<raw value>)` for one without a name.
   public var description: String {
     switch rawValue {
     case 0: "easeInOut"

@@ -28,11 +28,17 @@ public protocol KeyboardObserverEventResponder: AnyObject, Sendable {
 }
 
 extension KeyboardObserverEventResponder {
+  /// Does nothing; implement it to react.
   public func keyboardWillShow(_ info: KeyboardUserInfo) {}
+  /// Does nothing; implement it to react.
   public func keyboardDidShow(_ info: KeyboardUserInfo) {}
+  /// Does nothing; implement it to react.
   public func keyboardWillHide(_ info: KeyboardUserInfo) {}
+  /// Does nothing; implement it to react.
   public func keyboardDidHide(_ info: KeyboardUserInfo) {}
+  /// Does nothing; implement it to react.
   public func keyboardWillChangeFrame(_ info: KeyboardUserInfo) {}
+  /// Does nothing; implement it to react.
   public func keyboardDidChangeFrame(_ info: KeyboardUserInfo) {}
 
   /// Calls the method for `event`'s kind.
@@ -57,7 +63,10 @@ extension EventStream where Event == KeyboardEvent {
   /// When the notification is posted on the main thread (as UIKit posts it) and nothing is waiting for this
   /// responder, the method runs at once, inside the keyboard's animation; otherwise it is queued on the main queue.
   ///
-  /// - Parameter responder: The responder. Never retained.
+  /// - Parameters:
+  ///   - responder: The responder. Never retained.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   @discardableResult
   public func subscribe<Responder: KeyboardObserverEventResponder>(

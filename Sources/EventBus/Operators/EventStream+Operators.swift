@@ -7,6 +7,9 @@ extension EventStream {
   ///
   /// Operators add nothing between the output and the handler but the transform itself: each subscription to the
   /// result is one subscription to the output, with the same context, lifetime and guarantees.
+  ///
+  /// - Parameter transform: Called once per event and subscriber, on the subscriber's delivery context.
+  /// - Returns: A stream of the transformed events.
   public func map<Transformed: Sendable>(
     _ transform: @escaping @Sendable (Event) -> Transformed
   ) -> MappedEvents<Self, Transformed> {
@@ -14,6 +17,15 @@ extension EventStream {
   }
 
   /// Delivers the non-`nil` results of `transform`.
+  ///
+  /// ```swift
+  /// let errors = viewModel.output.compactMap { event -> String? in
+  ///   if case .failed(let message) = event { return message } else { return nil }
+  /// }
+  /// ```
+  ///
+  /// - Parameter transform: Called once per event and subscriber; `nil` drops the event.
+  /// - Returns: A stream of the non-`nil` results.
   public func compactMap<Transformed: Sendable>(
     _ transform: @escaping @Sendable (Event) -> Transformed?
   ) -> MappedEvents<Self, Transformed> {
@@ -21,6 +33,9 @@ extension EventStream {
   }
 
   /// Delivers only the events for which `isIncluded` returns `true`.
+  ///
+  /// - Parameter isIncluded: Called once per event and subscriber.
+  /// - Returns: A stream of the events that pass.
   public func filter(_ isIncluded: @escaping @Sendable (Event) -> Bool) -> MappedEvents<Self, Event> {
     MappedEvents(upstream: self) { isIncluded($0) ? $0 : nil }
   }
@@ -30,6 +45,8 @@ extension EventStream where Event: Equatable {
   /// Delivers an event only when it differs from the previous one this subscriber received.
   ///
   /// Each subscription remembers its own previous event.
+  ///
+  /// - Returns: A stream without consecutive repeats.
   public func removeDuplicates() -> DistinctEvents<Self> {
     DistinctEvents(upstream: self)
   }
@@ -45,6 +62,16 @@ public struct MappedEvents<Upstream: EventStream, Event: Sendable>: EventStream 
     self.transform = transform
   }
 
+  /// Subscribes `responder` to the upstream, held weakly, and hands it the transformed events.
+  ///
+  /// One subscription to the upstream, with the same context and lifetime.
+  ///
+  /// - Parameters:
+  ///   - responder: The object that receives events. Never retained.
+  ///   - context: Where `handler` runs.
+  ///   - location: Where the subscription was made, for `debugDescription`.
+  ///   - handler: Called with the responder and each event.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   @discardableResult
   public func subscribe<Responder: AnyObject>(
     _ responder: Responder,
@@ -60,6 +87,15 @@ public struct MappedEvents<Upstream: EventStream, Event: Sendable>: EventStream 
     }
   }
 
+  /// Subscribes `handler` to the upstream; it receives the transformed events.
+  ///
+  /// One subscription to the upstream, with the same context and lifetime.
+  ///
+  /// - Parameters:
+  ///   - context: Where `handler` runs.
+  ///   - location: Where the subscription was made, for `debugDescription`.
+  ///   - handler: Called with each event.
+  /// - Returns: The token that keeps the subscription alive.
   public func subscribe(
     on context: DeliveryContext,
     at location: SourceLocation,
@@ -76,6 +112,7 @@ public struct MappedEvents<Upstream: EventStream, Event: Sendable>: EventStream 
 
 /// The result of ``EventStream/removeDuplicates()``.
 public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.Event: Equatable {
+  /// The upstream's events: the operator only drops repeats.
   public typealias Event = Upstream.Event
   private let upstream: Upstream
 
@@ -83,6 +120,16 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
     self.upstream = upstream
   }
 
+  /// Subscribes `responder` to the upstream, held weakly; it receives each event that differs from the one before.
+  ///
+  /// One subscription to the upstream, with the same context and lifetime, remembering its own previous event.
+  ///
+  /// - Parameters:
+  ///   - responder: The object that receives events. Never retained.
+  ///   - context: Where `handler` runs.
+  ///   - location: Where the subscription was made, for `debugDescription`.
+  ///   - handler: Called with the responder and each event.
+  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   @discardableResult
   public func subscribe<Responder: AnyObject>(
     _ responder: Responder,
@@ -98,6 +145,15 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
     }
   }
 
+  /// Subscribes `handler` to the upstream; it receives each event that differs from the one before.
+  ///
+  /// One subscription to the upstream, with the same context and lifetime, remembering its own previous event.
+  ///
+  /// - Parameters:
+  ///   - context: Where `handler` runs.
+  ///   - location: Where the subscription was made, for `debugDescription`.
+  ///   - handler: Called with each event.
+  /// - Returns: The token that keeps the subscription alive.
   public func subscribe(
     on context: DeliveryContext,
     at location: SourceLocation,

@@ -24,7 +24,10 @@ extension EventView {
   /// directions and released by the view, the new one is connected and started, and `setupBindings()`, which
   /// already ran, is not called again. A view model drives one view; give each view its own.
   ///
-  /// - Parameter viewModel: The view model, or an ``AnyEventViewModel`` wrapping one.
+  /// - Parameters:
+  ///   - viewModel: The view model, or an ``AnyEventViewModel`` wrapping one.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   public func bind<ViewModel: EventViewModel>(
     to viewModel: ViewModel,
     fileID: StaticString = #fileID,

@@ -108,6 +108,8 @@ extension EventBus {
   ///   - type: The event type.
   ///   - responder: The object that receives events. Never retained.
   ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called with the responder and each event.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   /// - Complexity: O(1) amortised.
@@ -132,6 +134,8 @@ extension EventBus {
   /// - Parameters:
   ///   - type: The event type.
   ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called with each event.
   /// - Returns: The token that keeps the subscription alive.
   /// - Complexity: O(1) amortised.
@@ -155,6 +159,8 @@ extension EventBus {
   ///   - type: The event type.
   ///   - responder: The object that receives events. Never retained.
   ///   - context: `.main`.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called on the main actor with the responder and each event.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   @discardableResult
@@ -175,6 +181,8 @@ extension EventBus {
   /// - Parameters:
   ///   - type: The event type.
   ///   - context: `.main`.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called on the main actor with each event.
   /// - Returns: The token that keeps the subscription alive.
   public func subscribe<Event: Sendable>(
@@ -197,6 +205,8 @@ extension EventBus {
   ///   - type: The event type, the responder's `Event`.
   ///   - responder: The responder. Never retained.
   ///   - context: Where `handle(event:)` runs; `.immediate` by default.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   @discardableResult
   public func subscribe<Responder: EventResponder>(
@@ -215,6 +225,8 @@ extension EventBus {
   /// - Parameters:
   ///   - type: The event type, the responder's `Event`.
   ///   - responder: The responder. Never retained.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   @discardableResult
   public func subscribe<Responder: MainActorEventResponder>(

@@ -39,6 +39,8 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observe
   ///   - stream: What to observe: an output, a read-only output, an operator chain, a bus's events.
   ///   - responder: The object the events are for. Never retained.
   ///   - context: Where `handler` runs; `.immediate` by default.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called with the responder and each event while observing.
   public init<Stream: EventStream<Event>>(
     _ stream: Stream,
@@ -68,6 +70,8 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observe
   ///   - stream: What to observe.
   ///   - responder: The object the events are for. Never retained.
   ///   - context: `.main`.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   ///   - handler: Called on the main actor with the responder and each event while observing.
   public convenience init<Stream: EventStream<Event>>(
     _ stream: Stream,
@@ -89,6 +93,8 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observe
   ///   - stream: What to observe.
   ///   - responder: The ``EventResponder``. Never retained.
   ///   - context: Where `handle(event:)` runs; `.immediate` by default.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   public convenience init<Stream: EventStream<Event>>(
     _ stream: Stream,
     responder: Responder,
@@ -105,6 +111,8 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observe
   /// - Parameters:
   ///   - stream: What to observe.
   ///   - responder: The ``MainActorEventResponder``. Never retained.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
   public convenience init<Stream: EventStream<Event>>(
     _ stream: Stream,
     responder: Responder,

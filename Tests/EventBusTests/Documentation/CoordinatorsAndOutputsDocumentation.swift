@@ -1,0 +1,288 @@
+import EventBus
+import Testing
+
+// The code of CoordinatorsAndOutputs.md: a profile-editing flow whose screens know nothing of each other, a use case
+// that reports through an output, and an EventBus for app-wide events.
+
+extension Documentation {
+  @Suite struct CoordinatorsAndOutputs {
+    // snippet: coordinators-user
+    struct User: Sendable, Equatable {
+      var name: String
+      var city: String
+    }
+    // end-snippet
+
+    // MARK: Screens
+
+    // snippet: coordinators-edit-screen
+    final class UserEditScreen {
+      enum Event: Sendable {
+        case nameChanged(String)
+        case changeCityTapped
+        case doneTapped
+      }
+
+      let output = Output<Event>()
+      private(set) var shownUser: User?
+
+      init(user: some EventStream<User>) {
+        user.subscribe(self) { screen, user in screen.shownUser = user }
+      }
+
+      // What the user does.
+      func type(name: String) { output.send(.nameChanged(name)) }
+      func tapChangeCity() { output.send(.changeCityTapped) }
+      func tapDone() { output.send(.doneTapped) }
+    }
+    // end-snippet
+
+    // snippet: coordinators-picker-screen
+    final class CityPickerScreen {
+      enum Event: Sendable {
+        case picked(String)
+        case cancelled
+      }
+
+      let output = Output<Event>()
+      private(set) var highlightedCity: String?
+
+      init(user: some EventStream<User>) {
+        user.subscribe(self) { screen, user in screen.highlightedCity = user.city }
+      }
+
+      func pick(_ city: String) { output.send(.picked(city)) }
+      func cancel() { output.send(.cancelled) }
+    }
+    // end-snippet
+
+    // MARK: The coordinator
+
+    // snippet: coordinators-coordinator
+    final class EditProfileCoordinator {
+      enum Event: Sendable, Equatable {
+        case finished(User)
+      }
+
+      let output = Output<Event>()
+      private(set) var screens: [AnyObject] = []  // the navigation stack
+      private let userUpdates = Output<User>(replay: 1)
+      private var user: User {
+        didSet { userUpdates.send(user) }  // one send reaches every open screen
+      }
+
+      init(user: User) {
+        self.user = user
+        userUpdates.send(user)
+      }
+
+      func start() {
+        let editScreen = UserEditScreen(user: userUpdates.readOnly)
+        editScreen.output.subscribe(self) { coordinator, event in coordinator.handle(event) }
+        screens.append(editScreen)
+      }
+
+      private func handle(_ event: UserEditScreen.Event) {
+        switch event {
+        case .nameChanged(let name):
+          user.name = name
+        case .changeCityTapped:
+          let picker = CityPickerScreen(user: userUpdates.readOnly)
+          picker.output.subscribe(self) { coordinator, event in coordinator.handle(event) }
+          screens.append(picker)
+        case .doneTapped:
+          screens.removeAll()
+          output.send(.finished(user))
+        }
+      }
+
+      private func handle(_ event: CityPickerScreen.Event) {
+        switch event {
+        case .picked(let city):
+          user.city = city
+          screens.removeLast()
+        case .cancelled:
+          screens.removeLast()
+        }
+      }
+    }
+    // end-snippet
+
+    // snippet: coordinators-app
+    final class App {
+      private(set) var savedUsers: [User] = []
+      private var coordinator: EditProfileCoordinator?
+
+      func editProfile(of user: User) -> EditProfileCoordinator {
+        let coordinator = EditProfileCoordinator(user: user)
+        coordinator.output.subscribe(self) { app, event in
+          switch event {
+          case .finished(let user):
+            app.savedUsers.append(user)
+            app.coordinator = nil  // the flow is over: release it and its screens
+          }
+        }
+        self.coordinator = coordinator
+        coordinator.start()
+        return coordinator
+      }
+    }
+    // end-snippet
+
+    @Test func theCoordinatorRunsTheFlowAndEveryOpenScreenSeesTheUser() throws {
+      // snippet: coordinators-use
+      let app = App()
+      let coordinator = app.editProfile(of: User(name: "Ada", city: "London"))
+      let editScreen = try #require(coordinator.screens.last as? UserEditScreen)
+
+      editScreen.type(name: "Ada Lovelace")
+      editScreen.tapChangeCity()
+      let picker = try #require(coordinator.screens.last as? CityPickerScreen)
+      // picker.highlightedCity == "London": it started from the current user
+
+      picker.pick("Paris")
+      // editScreen.shownUser == User(name: "Ada Lovelace", city: "Paris"); the picker is closed
+
+      editScreen.tapDone()
+      // app.savedUsers == [User(name: "Ada Lovelace", city: "Paris")]
+      // end-snippet
+      #expect(editScreen.shownUser == User(name: "Ada Lovelace", city: "Paris"))
+      #expect(picker.highlightedCity == "Paris")
+      #expect(coordinator.screens.isEmpty)
+      #expect(app.savedUsers == [User(name: "Ada Lovelace", city: "Paris")])
+    }
+
+    @Test func theFinishedFlowIsReleasedWithItsScreens() throws {
+      let app = App()
+      weak var weakCoordinator: EditProfileCoordinator?
+      weak var weakScreen: UserEditScreen?
+      do {
+        let coordinator = app.editProfile(of: User(name: "Ada", city: "London"))
+        let editScreen = try #require(coordinator.screens.last as? UserEditScreen)
+        weakCoordinator = coordinator
+        weakScreen = editScreen
+        editScreen.tapDone()
+      }
+      #expect(weakCoordinator == nil)
+      #expect(weakScreen == nil)
+      #expect(app.savedUsers.count == 1)
+    }
+
+    // MARK: A use case that reports through an output
+
+    // snippet: coordinators-use-case
+    final class RefreshProfileUseCase: Sendable {
+      enum Event: Sendable, Equatable {
+        case started
+        case finished(User)
+        case failed
+      }
+
+      private let output = Output<Event>()
+      private let fetchUser: @Sendable () throws -> User
+      var events: ReadOnlyOutput<Event> { output.readOnly }
+
+      init(fetchUser: @escaping @Sendable () throws -> User) {
+        self.fetchUser = fetchUser
+      }
+
+      func run() {
+        output.send(.started)
+        do {
+          output.send(.finished(try fetchUser()))
+        } catch {
+          output.send(.failed)
+        }
+      }
+    }
+    // end-snippet
+
+    // snippet: coordinators-use-case-listeners
+    final class ProfileHeader: EventResponder {
+      private(set) var title = ""
+
+      func handle(event: RefreshProfileUseCase.Event) {
+        if case .finished(let user) = event {
+          title = user.name
+        }
+      }
+    }
+
+    final class RefreshSpinner: EventResponder {
+      private(set) var isSpinning = false
+
+      func handle(event: RefreshProfileUseCase.Event) {
+        isSpinning = event == .started
+      }
+    }
+    // end-snippet
+
+    @Test func everyInterestedObjectHearsTheResult() {
+      // snippet: coordinators-use-case-use
+      let refresh = RefreshProfileUseCase { User(name: "Ada Lovelace", city: "London") }
+      let header = ProfileHeader()
+      let spinner = RefreshSpinner()
+      refresh.events.subscribe(header)
+      refresh.events.subscribe(spinner)
+
+      refresh.run()  // whoever calls it, both hear the result
+      // header.title == "Ada Lovelace", spinner.isSpinning == false
+      // end-snippet
+      #expect(header.title == "Ada Lovelace")
+      #expect(!spinner.isSpinning)
+    }
+
+    // MARK: EventBus
+
+    // snippet: coordinators-bus-events
+    struct CartChanged: Sendable {
+      let itemCount: Int
+    }
+
+    struct UserSignedOut: Sendable {}
+    // end-snippet
+
+    // snippet: coordinators-bus-listeners
+    final class CartBadge {
+      private(set) var text = ""
+
+      init(bus: EventBus) {
+        bus.subscribe(CartChanged.self, self) { badge, event in
+          badge.text = event.itemCount == 0 ? "" : "\(event.itemCount)"
+        }
+        bus.subscribe(UserSignedOut.self, self) { badge, _ in badge.text = "" }
+      }
+    }
+
+    final class Cart {
+      private let bus: EventBus
+      private var items: [String] = []
+
+      init(bus: EventBus) { self.bus = bus }
+
+      func add(_ item: String) {
+        items.append(item)
+        bus.post(CartChanged(itemCount: items.count))
+      }
+    }
+    // end-snippet
+
+    @Test func theBusConnectsObjectsThatShareOnlyAnEventType() {
+      // snippet: coordinators-bus-use
+      let bus = EventBus()  // one per app, injected: there is no shared instance
+      let badge = CartBadge(bus: bus)
+      let cart = Cart(bus: bus)
+
+      cart.add("Tea")
+      cart.add("Scones")
+      // badge.text == "2"
+      bus.post(UserSignedOut())
+      // badge.text == ""
+      // end-snippet
+      #expect(badge.text == "")
+      cart.add("Jam")
+      #expect(badge.text == "3")
+      #expect(bus.subscriberCount(for: CartChanged.self) == 1)
+    }
+  }
+}

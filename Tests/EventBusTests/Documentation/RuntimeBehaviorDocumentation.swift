@@ -1,0 +1,339 @@
+import Dispatch
+import EventBus
+import Testing
+
+// The code of RuntimeBehavior.md: one short, deterministic example per guarantee, each checked.
+
+extension Documentation {
+  @Suite struct RuntimeBehavior {
+    // snippet: runtime-transcript
+    final class Transcript {
+      var lines: [String] = []
+    }
+    // end-snippet
+
+    // MARK: G1 order
+
+    @Test func subscribersAreCalledInSubscriptionOrder() {
+      // snippet: runtime-order
+      let output = Output<String>()
+      let transcript = Transcript()
+      output.subscribe(transcript) { transcript, event in transcript.lines.append("first: \(event)") }
+      output.subscribe(transcript) { transcript, event in transcript.lines.append("second: \(event)") }
+
+      output.send("a")
+      output.send("b")
+      // transcript.lines == ["first: a", "second: a", "first: b", "second: b"]
+      // end-snippet
+      #expect(transcript.lines == ["first: a", "second: a", "first: b", "second: b"])
+    }
+
+    // MARK: G2 serialized
+
+    // snippet: runtime-serialized-counter
+    final class Counter {
+      var received = 0
+      var isInsideHandler = false
+      var overlaps = 0
+    }
+    // end-snippet
+
+    @Test func concurrentSendsAreDeliveredOneAtATime() {
+      // snippet: runtime-serialized
+      let output = Output<Int>()
+      let counter = Counter()
+      output.subscribe(counter) { counter, _ in
+        if counter.isInsideHandler { counter.overlaps += 1 }
+        counter.isInsideHandler = true
+        counter.received += 1
+        counter.isInsideHandler = false
+      }
+
+      DispatchQueue.concurrentPerform(iterations: 4) { _ in
+        for value in 0..<1_000 { output.send(value) }
+      }
+      // counter.received == 4_000, counter.overlaps == 0
+      // end-snippet
+      #expect(counter.received == 4_000)
+      #expect(counter.overlaps == 0)
+    }
+
+    // MARK: G3 reentrant send
+
+    @Test func aSendFromAHandlerIsQueued() {
+      // snippet: runtime-reentrant
+      let output = Output<String>()
+      let transcript = Transcript()
+      output.subscribe(transcript) { [weak output] transcript, event in
+        transcript.lines.append("first: \(event)")
+        if event == "ping" {
+          output?.send("pong")  // queued until "ping" has reached everyone
+        }
+      }
+      output.subscribe(transcript) { transcript, event in transcript.lines.append("second: \(event)") }
+
+      output.send("ping")
+      // transcript.lines == ["first: ping", "second: ping", "first: pong", "second: pong"]
+      // end-snippet
+      #expect(transcript.lines == ["first: ping", "second: ping", "first: pong", "second: pong"])
+    }
+
+    @Test func chainedSendsUseConstantStack() {
+      // snippet: runtime-reentrant-chain
+      let countdown = Output<Int>()
+      let transcript = Transcript()
+      countdown.subscribe(transcript) { [weak countdown] transcript, remaining in
+        if remaining > 0 {
+          countdown?.send(remaining - 1)  // 100 000 nested sends, one stack frame deep
+        } else {
+          transcript.lines.append("liftoff")
+        }
+      }
+      countdown.send(100_000)
+      // transcript.lines == ["liftoff"]
+      // end-snippet
+      #expect(transcript.lines == ["liftoff"])
+    }
+
+    // MARK: G4 cancellation
+
+    // snippet: runtime-cancel-onboarding
+    final class OnboardingTip {
+      var shown: [String] = []
+      var subscription: ResponderSubscription?
+    }
+    // end-snippet
+
+    @Test func cancellingInsideAHandlerStopsAtOnce() {
+      // snippet: runtime-cancel-inside
+      let tips = Output<String>()
+      let tip = OnboardingTip()
+      tip.subscription = tips.subscribe(tip) { tip, text in
+        tip.shown.append(text)
+        tip.subscription?.cancel()  // show the first tip only
+      }
+
+      tips.send("Swipe to archive")
+      tips.send("Long-press to pin")
+      // tip.shown == ["Swipe to archive"]
+      // end-snippet
+      #expect(tip.shown == ["Swipe to archive"])
+      #expect(tips.subscriberCount == 0)
+    }
+
+    @Test func cancelDropsWhatIsQueued() {
+      // snippet: runtime-cancel-queued
+      let output = Output<String>()
+      let transcript = Transcript()
+      let disk = DispatchQueue(label: "disk")
+      let subscription = output.subscribe(transcript, on: .queue(disk)) { transcript, event in
+        transcript.lines.append(event)
+      }
+
+      disk.suspend()  // hold the queue so that the events wait in it
+      output.send("draft 1")
+      output.send("draft 2")
+      subscription.cancel()
+      disk.resume()
+      // transcript.lines == []: events queued for a cancelled subscription are dropped
+      // end-snippet
+      disk.sync {}
+      #expect(transcript.lines.isEmpty)
+    }
+
+    // MARK: G5 changes during delivery
+
+    @Test func aSubscriberAddedDuringDeliveryStartsWithTheNextEvent() {
+      // snippet: runtime-subscribe-during-delivery
+      let output = Output<Int>()
+      let transcript = Transcript()
+      output.subscribe(transcript) { [weak output] transcript, event in
+        transcript.lines.append("first: \(event)")
+        if event == 1 {
+          output?.subscribe(transcript) { transcript, event in transcript.lines.append("late: \(event)") }
+        }
+      }
+
+      output.send(1)
+      output.send(2)
+      // transcript.lines == ["first: 1", "first: 2", "late: 2"]
+      // end-snippet
+      #expect(transcript.lines == ["first: 1", "first: 2", "late: 2"])
+    }
+
+    // MARK: G6 weak responders
+
+    // snippet: runtime-weak-screen
+    final class DetailScreen {
+      var titles: [String] = []
+    }
+    // end-snippet
+
+    @Test func aResponderIsNeverKeptAliveAndNeverCalledAfterDeinit() {
+      // snippet: runtime-weak
+      let titles = Output<String>()
+      var screen: DetailScreen? = DetailScreen()
+      titles.subscribe(screen!) { screen, title in screen.titles.append(title) }
+
+      screen = nil  // the subscription does not keep the screen alive: it deinitialises here
+      titles.send("Inbox")  // finds the responder gone and removes its subscription
+      // titles.subscriberCount == 0
+      // end-snippet
+      #expect(titles.subscriberCount == 0)
+    }
+
+    // MARK: G7, G8 threads and locks
+
+    @Test func everyCallIsSafeFromAnyThreadAndFromInsideAHandler() {
+      // snippet: runtime-threads
+      let output = Output<Int>()
+      let counter = Counter()
+      output.subscribe(counter) { [weak output] counter, _ in
+        counter.received += 1
+        _ = output?.subscriberCount  // a handler may call anything, even this output
+      }
+
+      DispatchQueue.concurrentPerform(iterations: 4) { thread in
+        for value in 0..<500 {
+          let subscription = output.subscribe { _ in }
+          output.send(thread * 1_000 + value)
+          subscription.cancel()
+        }
+      }
+      // counter.received == 2_000, output.subscriberCount == 1
+      // end-snippet
+      #expect(counter.received == 2_000)
+      #expect(output.subscriberCount == 1)
+    }
+
+    // MARK: G11 delivery contexts
+
+    @Test func aQueueContextKeepsOrderEvenOnAConcurrentQueue() {
+      // snippet: runtime-queue-context
+      let output = Output<Int>()
+      let transcript = Transcript()
+      let workers = DispatchQueue(label: "workers", attributes: .concurrent)
+      output.subscribe(transcript, on: .queue(workers)) { transcript, value in
+        transcript.lines.append("\(value)")
+      }
+
+      for value in 1...5 { output.send(value) }
+      workers.sync(flags: .barrier) {}  // wait until the queue has run what it was given
+      // transcript.lines == ["1", "2", "3", "4", "5"]: in order, one at a time
+      // end-snippet
+      #expect(transcript.lines == ["1", "2", "3", "4", "5"])
+    }
+
+    // snippet: runtime-main-context-label
+    @MainActor final class StatusLabel {
+      var text = ""
+    }
+    // end-snippet
+
+    @Test @MainActor func theMainContextRunsHandlersOnTheMainActor() async {
+      // snippet: runtime-main-context
+      let progress = Output<Int>()
+      let label = StatusLabel()
+      progress.subscribe(label, on: .main) { label, percent in
+        label.text = "\(percent)%"  // on the main actor: no assumeIsolated, no DispatchQueue.main.async
+      }
+
+      DispatchQueue.global().async {
+        progress.send(42)  // from a background thread: queued on the main queue
+      }
+      // end-snippet
+      await Documentation.waitUntil { label.text == "42%" }
+      #expect(label.text == "42%")
+    }
+
+    // MARK: Replay
+
+    enum SessionState: Sendable, Equatable {
+      case signedOut
+      case signedIn(userID: Int)
+    }
+
+    final class AccountBadge {
+      var states: [SessionState] = []
+    }
+
+    @Test func aLateSubscriberFirstReceivesTheReplayWindow() {
+      // snippet: runtime-replay
+      let session = Output<SessionState>(replay: 1)
+      session.send(.signedOut)
+      session.send(.signedIn(userID: 7))
+
+      let badge = AccountBadge()
+      session.subscribe(badge) { badge, state in badge.states.append(state) }
+      // badge.states == [.signedIn(userID: 7)]: the latest state, before subscribe returns
+
+      session.send(.signedOut)
+      // badge.states == [.signedIn(userID: 7), .signedOut]
+      // end-snippet
+      #expect(badge.states == [.signedIn(userID: 7), .signedOut])
+    }
+
+    // MARK: values
+
+    @Test func valuesSubscribesWhenReadAndEndsWhenReleased() async {
+      // snippet: runtime-values
+      let downloads = Output<Int>()
+      var received: [Int] = []
+      do {
+        let progress = downloads.values  // subscribed here, not when the loop starts
+        downloads.send(10)
+        downloads.send(100)
+        for await percent in progress {
+          received.append(percent)
+          if percent == 100 { break }
+        }
+        // downloads.subscriberCount == 1: `progress` still holds the stream
+      }
+      // received == [10, 100], downloads.subscriberCount == 0: the stream is gone
+      // end-snippet
+      #expect(received == [10, 100])
+      #expect(downloads.subscriberCount == 0)
+    }
+
+    @Test func breakingOutOfALoopOverValuesEndsTheSubscription() async {
+      let downloads = Output<Int>()
+      let sender = Task {
+        while downloads.subscriberCount == 0 { await Task.yield() }
+        downloads.send(1)
+      }
+      for await _ in downloads.values { break }
+      await sender.value
+      #expect(downloads.subscriberCount == 0)
+    }
+
+    @Test func valuesEndsWhenTheTaskIsCancelled() async {
+      let downloads = Output<Int>()
+      // snippet: runtime-values-task
+      let task = Task {
+        for await percent in downloads.values {
+          print("downloaded \(percent)%")
+        }
+      }
+      // …
+      task.cancel()  // ends the loop and the subscription
+      // end-snippet
+      await task.value
+      #expect(downloads.subscriberCount == 0)
+    }
+
+    // MARK: Introspection
+
+    @Test func subscriberCountPrunesAndDebugDescriptionSaysWhere() {
+      let output = Output<String>()
+      let transcript = Transcript()
+      output.subscribe(transcript) { transcript, event in transcript.lines.append(event) }
+      // snippet: runtime-debug-description
+      let report = output.debugDescription
+      // Output<String>: 1 subscriber
+      //   #1 responder Transcript at Inbox/InboxScreen.swift:42 (immediate)
+      // end-snippet
+      #expect(report.hasPrefix("Output<String>: 1 subscriber\n  #1 responder Transcript at EventBusTests/"))
+      #expect(report.hasSuffix("(immediate)"))
+    }
+  }
+}
