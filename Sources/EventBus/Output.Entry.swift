@@ -18,9 +18,27 @@ extension Output {
     @usableFromInline final var isCancelled = false
     /// Cancelled by a handler on the delivering thread: skip for the rest of the round. Read and written only by
     /// the thread that holds the delivery; the next delivering thread takes over through the output's lock.
-    @usableFromInline final var isSkipped = false
+    final var isSkipped = false
     /// The responder was found deinitialised during delivery. Same confinement as `isSkipped`.
-    @usableFromInline final var isDead = false
+    final var isDead = false
+
+    // `isSkipped` and `isDead` stay internal, read and written only by code compiled in this module: whole-module
+    // optimisation then proves their accesses exclusive and removes the runtime's dynamic exclusivity checks from the
+    // delivery loop (70 instructions a delivery). Inlinable code reads `isDead` through this accessor.
+    @usableFromInline
+    final var wasFoundDead: Bool { isDead }
+
+    /// Hands `event` to the delivery context unless the entry is skipped for this round. Returns `false` when the
+    /// responder was found deinitialised (and marks the entry dead).
+    ///
+    /// Called by the inlined delivery loop; compiled here, for the exclusivity reason above.
+    @usableFromInline
+    final func deliverUnlessSkipped(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
+      if receive(event) { return true }
+      isDead = true
+      return false
+    }
 
     init(output: Output, context: DeliveryContext, location: SourceLocation) {
       self.output = output

@@ -283,8 +283,8 @@ extension Output {
     var deadFound = false
     snapshot.withUnsafeBufferPointer { slots in
       guard let base = UnsafeRawPointer(slots.baseAddress) else { return }
-      // Each slot is an `Entry?`: one nullable object pointer. Reading it as a raw pointer avoids a retain, and a
-      // loop that is not generic over `Event` (the caller's `Output<Event>` is usually not specialised).
+      // Each slot is an `Entry?`: one nullable object pointer. Reading it as a raw pointer and borrowing the entry
+      // avoids a retain and a release per subscriber.
       for offset in 0..<slots.count {
         guard
           let object = base.load(
@@ -292,14 +292,27 @@ extension Output {
             as: UnsafeRawPointer?.self)
         else { continue }
         Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
-          if !entry.isSkipped, !entry.receive(event) {
-            entry.isDead = true
+          if !entry.deliverUnlessSkipped(event) {
             deadFound = true
           }
         }
       }
     }
     return deadFound
+  }
+
+  /// Hands a replay window to one entry that just subscribed. Returns whether its responder was found deinitialised.
+  ///
+  /// Not inlinable, for the reason given on `deliver(_:to:)`.
+  @usableFromInline
+  static func deliver(_ events: ContiguousArray<Event>, to entry: Entry) -> Bool {
+    for event in events where !entry.isSkipped && !entry.isDead {
+      if !entry.receive(event) {
+        entry.isDead = true
+        return true
+      }
+    }
+    return false
   }
 
   /// Delivers `first`, then whatever was queued meanwhile, until the queue is empty. Called by the one thread that
@@ -313,12 +326,7 @@ extension Output {
       case .event(let event, let snapshot):
         deadFound = Self.deliver(event, to: snapshot)
       case .replay(let events, let entry):
-        for event in events where !entry.isSkipped && !entry.isDead {
-          if !entry.receive(event) {
-            entry.isDead = true
-            deadFound = true
-          }
-        }
+        deadFound = Self.deliver(events, to: entry)
       }
       let (next, observer, released) = state.withLock { state in
         let removedAny = deadFound && state.removeDead(in: work)
@@ -407,11 +415,11 @@ extension Output {
       var removedAny = false
       switch work {
       case .event(_, let snapshot):
-        for case let entry? in snapshot where entry.isDead && remove(entry) {
+        for case let entry? in snapshot where entry.wasFoundDead && remove(entry) {
           removedAny = true
         }
       case .replay(_, let entry):
-        removedAny = entry.isDead && remove(entry)
+        removedAny = entry.wasFoundDead && remove(entry)
       }
       return removedAny
     }
