@@ -28,7 +28,7 @@
 public final class Output<Event: Sendable>: Sendable {
   /// How many past events a new subscriber receives before the live ones.
   public let replayCount: Int
-  let state: LockedState<State>
+  @usableFromInline let state: LockedState<State>
 
   /// Creates an output.
   ///
@@ -54,6 +54,7 @@ public final class Output<Event: Sendable>: Sendable {
   /// - Parameter event: The event.
   /// - Complexity: O(*n*) for *n* subscribers when this thread delivers, O(1) when the event is queued. Allocates
   ///   nothing in steady state.
+  @inlinable
   public func send(_ event: Event) {
     let decision = state.withLock { state -> SendDecision in
       let trace = state.trace
@@ -76,7 +77,8 @@ public final class Output<Event: Sendable>: Sendable {
 
   /// A hook called on the sending thread for every `send`, for logging and debugging. `nil` by default.
   ///
-  /// It runs before the event is delivered (or after it is queued), with no lock held.
+  /// It runs before the event is delivered (or after it is queued), with no lock held. The output holds the hook
+  /// strongly: a hook that captures the output makes a cycle until you set `trace` back to `nil`.
   public var trace: (@Sendable (Event) -> Void)? {
     get { state.withLock { $0.trace } }
     set {
@@ -205,6 +207,7 @@ extension Output {
 
 extension Output {
   /// What the thread that holds the delivery does next.
+  @usableFromInline
   enum Work {
     /// Deliver an event to the subscribers of this snapshot.
     case event(Event, ContiguousArray<Entry?>)
@@ -212,10 +215,18 @@ extension Output {
     case replay(ContiguousArray<Event>, Entry)
   }
 
-  private struct SendDecision {
-    var work: Work?
-    var trace: (@Sendable (Event) -> Void)?
-    var droppedFromReplay: Event?
+  @usableFromInline
+  struct SendDecision {
+    @usableFromInline var work: Work?
+    @usableFromInline var trace: (@Sendable (Event) -> Void)?
+    @usableFromInline var droppedFromReplay: Event?
+
+    @inlinable
+    init(work: Work?, trace: (@Sendable (Event) -> Void)?, droppedFromReplay: Event? = nil) {
+      self.work = work
+      self.trace = trace
+      self.droppedFromReplay = droppedFromReplay
+    }
   }
 
   private func add(_ entry: Entry) {
@@ -266,14 +277,14 @@ extension Output {
   ///
   /// The hot loop of the library. `snapshot` holds every entry for the whole loop, so entries are borrowed rather
   /// than retained and released one by one (Bench's `fanout` scenario measures the difference).
-  @inline(__always)
-  private static func deliver(_ event: Event, to snapshot: ContiguousArray<Entry?>) -> Bool {
+  @inlinable @inline(__always)
+  static func deliver(_ event: Event, to snapshot: ContiguousArray<Entry?>) -> Bool {
     assert(MemoryLayout<Entry?>.stride == MemoryLayout<UnsafeRawPointer?>.stride)
     var deadFound = false
     snapshot.withUnsafeBufferPointer { slots in
       guard let base = UnsafeRawPointer(slots.baseAddress) else { return }
-      // Each slot is an `Entry?`: one nullable object pointer. Reading it as a raw pointer avoids a retain, and a
-      // loop that is not generic over `Event` (the caller's `Output<Event>` is usually not specialised).
+      // Each slot is an `Entry?`: one nullable object pointer. Reading it as a raw pointer and borrowing the entry
+      // avoids a retain and a release per subscriber.
       for offset in 0..<slots.count {
         guard
           let object = base.load(
@@ -281,8 +292,7 @@ extension Output {
             as: UnsafeRawPointer?.self)
         else { continue }
         Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
-          if !entry.isSkipped, !entry.receive(event) {
-            entry.isDead = true
+          if !entry.deliverUnlessSkipped(event) {
             deadFound = true
           }
         }
@@ -291,9 +301,24 @@ extension Output {
     return deadFound
   }
 
+  /// Hands a replay window to one entry that just subscribed. Returns whether its responder was found deinitialised.
+  ///
+  /// Not inlinable, for the reason given on `deliver(_:to:)`.
+  @usableFromInline
+  static func deliver(_ events: ContiguousArray<Event>, to entry: Entry) -> Bool {
+    for event in events where !entry.isSkipped && !entry.isDead {
+      if !entry.receive(event) {
+        entry.isDead = true
+        return true
+      }
+    }
+    return false
+  }
+
   /// Delivers `first`, then whatever was queued meanwhile, until the queue is empty. Called by the one thread that
   /// set `isDelivering`; no lock is held while handlers run.
-  private func run(_ first: Work) {
+  @inlinable
+  func run(_ first: Work) {
     var work = first
     while true {
       var deadFound = false
@@ -301,12 +326,7 @@ extension Output {
       case .event(let event, let snapshot):
         deadFound = Self.deliver(event, to: snapshot)
       case .replay(let events, let entry):
-        for event in events where !entry.isSkipped && !entry.isDead {
-          if !entry.receive(event) {
-            entry.isDead = true
-            deadFound = true
-          }
-        }
+        deadFound = Self.deliver(events, to: entry)
       }
       let (next, observer, released) = state.withLock { state in
         let removedAny = deadFound && state.removeDead(in: work)
@@ -328,41 +348,47 @@ extension Output {
 // MARK: - State
 
 extension Output {
+  @usableFromInline
   struct Replay: Sendable {
-    var events: ContiguousArray<Event>
-    var entry: Entry
+    @usableFromInline var events: ContiguousArray<Event>
+    @usableFromInline var entry: Entry
   }
 
   /// What a locked step removed from the state, handed out to be released after the lock is dropped: it may hold the
   /// last reference to an event or to a cancelled entry (and so to its handler's captures), and their deinit is user
   /// code, which may call this output (G8).
+  @usableFromInline
   struct Released {
-    var droppedFromReplay: Event?
-    var cancelledReplays: [Replay] = []
+    @usableFromInline var droppedFromReplay: Event?
+    @usableFromInline var cancelledReplays: [Replay] = []
+
+    @inlinable
+    init() {}
   }
 
+  @usableFromInline
   struct State: Sendable {
     static var minimumPruneThreshold: Int { 64 }
 
     /// Subscribers in subscription order; `nil` marks a removed one until the next compaction.
-    var entries: ContiguousArray<Entry?> = []
+    @usableFromInline var entries: ContiguousArray<Entry?> = []
     /// Non-`nil` slots in `entries`.
-    var occupiedCount = 0
+    @usableFromInline var occupiedCount = 0
     /// Events sent while a delivery was running.
-    var pending = RingBuffer<Event>()
+    @usableFromInline var pending = RingBuffer<Event>()
     /// Replay windows for subscribers that joined while a delivery was running.
-    var pendingReplays = RingBuffer<Replay>()
+    @usableFromInline var pendingReplays = RingBuffer<Replay>()
     /// The last delivered events, for `Output(replay:)`.
-    var replay = RingBuffer<Event>()
-    var isDelivering = false
-    var deliveringThread: ThreadIdentity?
+    @usableFromInline var replay = RingBuffer<Event>()
+    @usableFromInline var isDelivering = false
+    @usableFromInline var deliveringThread: ThreadIdentity?
     /// When `occupiedCount` reaches it, the next subscribe prunes responders that deinitialised.
-    var pruneThreshold = minimumPruneThreshold
-    var trace: (@Sendable (Event) -> Void)?
-    var membershipObserver: (@Sendable () -> Void)?
+    @usableFromInline var pruneThreshold = minimumPruneThreshold
+    @usableFromInline var trace: (@Sendable (Event) -> Void)?
+    @usableFromInline var membershipObserver: (@Sendable () -> Void)?
 
     mutating func insert(_ entry: Entry) {
-      entry.index = entries.count
+      entry.index = Int32(truncatingIfNeeded: entries.count)
       entries.append(entry)
       occupiedCount += 1
     }
@@ -372,10 +398,11 @@ extension Output {
     ///
     /// - Complexity: O(1) amortised: the slot becomes `nil`, and the array is compacted once removed slots
     ///   outnumber live ones.
+    @inlinable
     mutating func remove(_ entry: Entry) -> Bool {
       guard !entry.isCancelled else { return false }
       entry.isCancelled = true
-      entries[entry.index] = nil
+      entries[Int(entry.index)] = nil
       occupiedCount -= 1
       if entries.count >= 32, occupiedCount * 2 < entries.count {
         compact()
@@ -383,19 +410,21 @@ extension Output {
       return true
     }
 
+    @inlinable
     mutating func removeDead(in work: Work) -> Bool {
       var removedAny = false
       switch work {
       case .event(_, let snapshot):
-        for case let entry? in snapshot where entry.isDead && remove(entry) {
+        for case let entry? in snapshot where entry.wasFoundDead && remove(entry) {
           removedAny = true
         }
       case .replay(_, let entry):
-        removedAny = entry.isDead && remove(entry)
+        removedAny = entry.wasFoundDead && remove(entry)
       }
       return removedAny
     }
 
+    @inlinable
     mutating func nextWork(replayCount: Int, releasing released: inout Released) -> Work? {
       while let replay = pendingReplays.popFirst() {
         if !replay.entry.isCancelled {
@@ -412,11 +441,12 @@ extension Output {
       return nil
     }
 
-    private mutating func compact() {
+    @usableFromInline
+    mutating func compact() {
       var compacted = ContiguousArray<Entry?>()
       compacted.reserveCapacity(Swift.max(occupiedCount * 2, 16))
       for case let entry? in entries {
-        entry.index = compacted.count
+        entry.index = Int32(truncatingIfNeeded: compacted.count)
         compacted.append(entry)
       }
       entries = compacted

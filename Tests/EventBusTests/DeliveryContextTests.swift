@@ -119,6 +119,27 @@ import Testing
     #expect(offMain.current == 0)
   }
 
+  @Test func concurrentQueueRunsOneSubscribersEventsOneAtATimeInOrder() async {
+    // The first event's handler lingers; a concurrent queue has idle threads that could start the next ones at once,
+    // but for one subscriber they must wait, and run in order. (The test suspends rather than blocks while it waits:
+    // on Linux the concurrent queues and the test's own tasks share one small pool of threads.)
+    let output = Output<Int>()
+    let queue = DispatchQueue(label: "wide", attributes: .concurrent)
+    let gauge = ConcurrencyGauge()
+    let log = Log<Int>()
+    let token = output.subscribe(on: .queue(queue)) { event in
+      gauge.measure {
+        if event == 0 { usleep(50_000) }
+        log.append(event)
+      }
+    }
+    for event in 0..<20 { output.send(event) }
+    #expect(await suspendUntil { log.count == 20 })
+    #expect(log.elements == Array(0..<20), "G11: one subscriber's events ran out of order on a concurrent queue")
+    #expect(gauge.maximum == 1, "G11: one subscriber ran \(gauge.maximum) events at once on a concurrent queue")
+    withExtendedLifetime(token) {}
+  }
+
   @Test func cancelDropsBlocksAlreadyQueued() {
     let output = Output<Int>()
     let queue = DispatchQueue(label: "blocked")

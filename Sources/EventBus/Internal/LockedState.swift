@@ -16,8 +16,9 @@
 /// traps at once instead of hanging. `os_unfair_lock` traps on recursion by itself.
 ///
 /// Shared with the `Broadcasters` module through `package` access; users never see it.
+@usableFromInline
 package struct LockedState<State> {
-  private let storage: Storage
+  @usableFromInline let storage: Storage
 
   package init(_ initialState: State) {
     storage = Storage.make(initialState)
@@ -26,14 +27,15 @@ package struct LockedState<State> {
   /// Runs `body` with exclusive access to the state.
   ///
   /// Never call user code from `body`: decide under the lock, act after it (DESIGN.md G8).
-  @inline(__always)
+  @inlinable @inline(__always)
   package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try storage.withLock(body)
   }
 }
 
 extension LockedState {
-  fileprivate final class Storage: ManagedBuffer<State, PlatformLock> {
+  @usableFromInline
+  final class Storage: ManagedBuffer<State, PlatformLock> {
     static func make(_ initialState: State) -> Storage {
       let buffer = Storage.create(minimumCapacity: 1) { _ in initialState }
       let storage = unsafeDowncast(buffer, to: Storage.self)
@@ -45,7 +47,7 @@ extension LockedState {
       withUnsafeMutablePointerToElements { PlatformLock.destroy($0) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
       try withUnsafeMutablePointers { state, lock in
         PlatformLock.lock(lock)
@@ -61,9 +63,9 @@ extension LockedState {
 extension LockedState: @unchecked Sendable where State: Sendable {}
 
 #if canImport(Darwin)
-  package typealias PlatformLock = os_unfair_lock
+  @usableFromInline package typealias PlatformLock = os_unfair_lock
 #else
-  package typealias PlatformLock = pthread_mutex_t
+  @usableFromInline package typealias PlatformLock = pthread_mutex_t
 #endif
 
 extension PlatformLock {
@@ -89,8 +91,8 @@ extension PlatformLock {
     lock.deinitialize(count: 1)
   }
 
-  @inline(__always)
-  fileprivate static func lock(_ lock: UnsafeMutablePointer<PlatformLock>) {
+  @inlinable @inline(__always)
+  static func lock(_ lock: UnsafeMutablePointer<PlatformLock>) {
     #if canImport(Darwin)
       os_unfair_lock_lock(lock)
     #else
@@ -100,8 +102,8 @@ extension PlatformLock {
     #endif
   }
 
-  @inline(__always)
-  fileprivate static func unlock(_ lock: UnsafeMutablePointer<PlatformLock>) {
+  @inlinable @inline(__always)
+  static func unlock(_ lock: UnsafeMutablePointer<PlatformLock>) {
     #if canImport(Darwin)
       os_unfair_lock_unlock(lock)
     #else

@@ -6,6 +6,7 @@ import Foundation
 /// One drain block at a time runs on the target queue and hands the subscriber its events one by one, in order, so
 /// order holds even on a concurrent queue. Cancelling drops what is still waiting: each event is checked just
 /// before it runs (G4).
+@usableFromInline
 final class Mailbox<Event: Sendable>: Sendable {
   private struct State: Sendable {
     var pending = RingBuffer<Event>()
@@ -35,6 +36,7 @@ final class Mailbox<Event: Sendable>: Sendable {
   }
 
   /// Hands `event` to `entry` on the mailbox's queue, or at once when on the main thread with nothing waiting.
+  @usableFromInline
   func enqueue(_ event: Event, for entry: Output<Event>.Entry) {
     let inlineAllowed = runsInlineOnMainThread && Thread.isMainThread
     let admission = state.withLock { state -> Admission in

@@ -2,13 +2,19 @@
 ///
 /// `Output` keeps one for events sent while a delivery is running and one for its replay window. Capacity is kept
 /// when the queue empties, so a steady rhythm of sends allocates nothing.
+@usableFromInline
 struct RingBuffer<Element> {
-  private var storage: ContiguousArray<Element?> = []
-  private var head = 0
-  private(set) var count = 0
+  @usableFromInline var storage: ContiguousArray<Element?> = []
+  @usableFromInline var head = 0
+  @usableFromInline var count = 0
 
+  @inlinable
+  init() {}
+
+  @inlinable
   var isEmpty: Bool { count == 0 }
 
+  @inlinable
   mutating func append(_ element: Element) {
     if count == storage.count {
       grow()
@@ -21,6 +27,7 @@ struct RingBuffer<Element> {
   ///
   /// - Returns: The dropped element, for the caller to release where it chooses (outside a lock: releasing an element
   ///   can run a deinit).
+  @inlinable
   mutating func append(_ element: Element, keepingAtMost limit: Int) -> Element? {
     guard limit > 0 else { return nil }
     let dropped = count == limit ? popFirst() : nil
@@ -28,6 +35,7 @@ struct RingBuffer<Element> {
     return dropped
   }
 
+  @inlinable
   mutating func popFirst() -> Element? {
     guard count > 0 else { return nil }
     let element = storage[head].take()
@@ -52,7 +60,8 @@ struct RingBuffer<Element> {
     return result
   }
 
-  private mutating func grow() {
+  @usableFromInline
+  mutating func grow() {
     var grown = ContiguousArray<Element?>(repeating: nil, count: Swift.max(4, storage.count * 2))
     for offset in 0..<count {
       grown[offset] = storage[(head + offset) % storage.count].take()

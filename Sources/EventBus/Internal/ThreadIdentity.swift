@@ -7,12 +7,20 @@
 #endif
 
 /// The identity of a thread, used to ask "is the caller the thread that is delivering right now?".
+@usableFromInline
 package struct ThreadIdentity: Equatable {
-  private let thread: pthread_t
+  @usableFromInline let thread: pthread_t
+
+  @usableFromInline
+  init(thread: pthread_t) {
+    self.thread = thread
+  }
 
   /// The calling thread.
+  @inlinable
   package static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
 
+  @inlinable
   package static func == (lhs: ThreadIdentity, rhs: ThreadIdentity) -> Bool {
     pthread_equal(lhs.thread, rhs.thread) != 0
   }

@@ -120,6 +120,9 @@ final class Slot<Value: Sendable>: Sendable {
   }
 
   var value: Value? { storage.withLock { $0 } }
+
+  /// Whether the slot is empty; unlike `value`, it takes no reference to what the slot holds.
+  var isEmpty: Bool { storage.withLock { $0 == nil } }
 }
 
 /// An object whose only job is to say when it deinitialises, and to run a closure then.
