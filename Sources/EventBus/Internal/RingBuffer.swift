@@ -44,10 +44,6 @@ struct RingBuffer<Element> {
     return element
   }
 
-  mutating func removeAll() {
-    while popFirst() != nil {}
-  }
-
   /// The elements, oldest first.
   var elements: ContiguousArray<Element> {
     var result = ContiguousArray<Element>()
