@@ -129,7 +129,7 @@ public class Broadcaster<Event: Sendable>: EventStream {
   public func subscribe<Responder: AnyObject>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     fanOut.output.subscribe(responder, on: context, at: location, handler)
@@ -146,9 +146,9 @@ public class Broadcaster<Event: Sendable>: EventStream {
   /// - Complexity: O(1) amortised, plus the source's `start` for the first subscriber.
   public func subscribe(
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     fanOut.output.subscribe(on: context, at: location, handler)
   }
 

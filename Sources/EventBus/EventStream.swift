@@ -6,7 +6,7 @@
 /// There are two kinds of subscription, and they cannot be confused:
 /// - **responder-owned** (`subscribe(responder) { responder, event in … }`): holds the responder weakly, ends by
 ///   itself when the responder deinitialises, and returns a discardable ``ResponderSubscription``;
-/// - **token-owned** (`subscribe { event in … }`): returns a ``Subscription`` that you must keep; releasing it ends
+/// - **token-owned** (`subscribe { event in … }`): returns an ``EventSubscription`` that you must keep; releasing it ends
 ///   the subscription, and the compiler warns when the result is unused.
 public protocol EventStream<Event>: Sendable {
   /// The events this stream delivers.
@@ -24,7 +24,7 @@ public protocol EventStream<Event>: Sendable {
   func subscribe<Responder: AnyObject>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription
 
@@ -37,9 +37,9 @@ public protocol EventStream<Event>: Sendable {
   /// - Returns: The token that keeps the subscription alive.
   func subscribe(
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
-  ) -> Subscription
+  ) -> EventSubscription
 }
 
 extension EventStream {
@@ -68,7 +68,7 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    subscribe(responder, on: context, at: SourceLocation(fileID: fileID, line: line), handler)
+    subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handler)
   }
 
   /// Subscribes `handler` until the returned token is cancelled or released.
@@ -89,8 +89,8 @@ extension EventStream {
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Event) -> Void
-  ) -> Subscription {
-    subscribe(on: context, at: SourceLocation(fileID: fileID, line: line), handler)
+  ) -> EventSubscription {
+    subscribe(on: context, at: CallSite(fileID: fileID, line: line), handler)
   }
 
   /// Subscribes an ``EventResponder``, held weakly; its `handle(event:)` receives each event.
@@ -109,7 +109,7 @@ extension EventStream {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> ResponderSubscription where Responder.Event == Event {
-    subscribe(responder, on: context, at: SourceLocation(fileID: fileID, line: line), handleEvent)
+    subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handleEvent)
   }
 
   /// Subscribes `responder`, held weakly, with a handler that runs on the main actor.
@@ -138,7 +138,7 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @MainActor (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    subscribe(responder, on: DeliveryContext(kind: .mainActor), at: SourceLocation(fileID: fileID, line: line)) {
+    subscribe(responder, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) {
       responder, event in
       MainActor.assumeIsolated { handler(responder, event) }
     }
@@ -158,8 +158,8 @@ extension EventStream {
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor (Event) -> Void
-  ) -> Subscription {
-    subscribe(on: DeliveryContext(kind: .mainActor), at: SourceLocation(fileID: fileID, line: line)) { event in
+  ) -> EventSubscription {
+    subscribe(on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) { event in
       MainActor.assumeIsolated { handler(event) }
     }
   }

@@ -11,7 +11,7 @@ extension Output {
     final weak var output: Output?
     /// `nil` for `.immediate` delivery.
     @usableFromInline final let mailbox: Mailbox<Event>?
-    final let location: SourceLocation
+    final let location: CallSite
     /// Position in `entries`. Guarded by the output's lock. 32 bits keep the entry 8 bytes smaller.
     @usableFromInline final var index: Int32 = 0
     /// Guarded by the output's lock.
@@ -40,7 +40,7 @@ extension Output {
       return false
     }
 
-    init(output: Output, context: DeliveryContext, location: SourceLocation) {
+    init(output: Output, context: DeliveryContext, location: CallSite) {
       self.output = output
       self.location = location
       switch context.kind {
@@ -97,7 +97,7 @@ extension Output {
       handler: @escaping @Sendable (Event) -> Void,
       output: Output,
       context: DeliveryContext,
-      location: SourceLocation
+      location: CallSite
     ) {
       self.handler = handler
       super.init(output: output, context: context, location: location)
@@ -124,7 +124,7 @@ extension Output {
       handler: @escaping @Sendable (Responder, Event) -> Void,
       output: Output,
       context: DeliveryContext,
-      location: SourceLocation
+      location: CallSite
     ) {
       self.responder = responder
       self.handler = handler

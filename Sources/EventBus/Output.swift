@@ -129,7 +129,7 @@ extension Output: EventStream {
   public func subscribe<Responder: AnyObject>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     let entry = ResponderEntry(responder, handler: handler, output: self, context: context, location: location)
@@ -150,12 +150,12 @@ extension Output: EventStream {
   /// - Complexity: O(1) amortised, plus O(*r*) to hand over *r* replayed events.
   public func subscribe(
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     let entry = HandlerEntry(handler: handler, output: self, context: context, location: location)
     add(entry)
-    return Subscription(target: entry)
+    return EventSubscription(target: entry)
   }
 }
 

@@ -33,7 +33,7 @@ public struct ReadOnlyOutput<Event: Sendable>: EventStream {
   public func subscribe<Responder: AnyObject>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     output.subscribe(responder, on: context, at: location, handler)
@@ -49,9 +49,9 @@ public struct ReadOnlyOutput<Event: Sendable>: EventStream {
   /// - Complexity: As ``Output``'s: O(1) amortised.
   public func subscribe(
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     output.subscribe(on: context, at: location, handler)
   }
 }

@@ -9,7 +9,7 @@ import Testing
   @Test func concurrentFirstSubscribesFromEightThreadsConnectOnceAndTheLastLeavesDisconnectOnce() async {
     for _ in 0..<scaled(200) {
       let (broadcaster, probe) = Broadcaster<Int>.recording(pause: 50)
-      let tokens = LockedState<[Subscription]>([])
+      let tokens = LockedState<[EventSubscription]>([])
       let joined = await runConcurrently(threads: 8) { _ in
         let token = broadcaster.subscribe { _ in }
         tokens.withLock { $0.append(token) }
@@ -89,7 +89,7 @@ import Testing
       let (broadcaster, probe) = Broadcaster<Int>.recording()
       let iterations = scaled(2_000)
       let finished = await runConcurrently(threads: 8) { index in
-        var held: [Subscription] = []
+        var held: [EventSubscription] = []
         for iteration in 0..<iterations {
           held.append(broadcaster.subscribe { _ in })
           if (index + iteration) % 2 == 0 || held.count > 3 {
@@ -176,7 +176,7 @@ import Testing
     let barrier = CyclicBarrier(parties: threads)
     let failures = Log<String>()
     let finished = await runConcurrently(threads: threads, timeout: 600) { index in
-      var tokens: [Subscription] = []
+      var tokens: [EventSubscription] = []
       tokens.reserveCapacity(perThread)
       for cycle in 1...cycles {
         for _ in 0..<perThread {

@@ -11,7 +11,7 @@ import Testing
     let probe = SourceProbe<ReleasedEvent>()
     weak var weakBroadcaster: Broadcaster<ReleasedEvent>?
     let recorder = Recorder<ReleasedEvent>()
-    var token: Subscription?
+    var token: EventSubscription?
     do {
       let broadcaster = Broadcaster(source: RecordingSource(probe: probe))
       weakBroadcaster = broadcaster

@@ -134,7 +134,7 @@ import Testing
   @Test func subscribingFromInsideTheSourcesStartDoesNotDeadlock() async {
     let box = LockedState<Broadcaster<Int>?>(nil)
     let inner = Log<Int>()
-    let innerTokens = LockedState<[Subscription]>([])
+    let innerTokens = LockedState<[EventSubscription]>([])
     let (broadcaster, probe) = Broadcaster<Int>.recording { sink in
       guard let broadcaster = box.withLock({ $0 }) else { return }
       let token = broadcaster.subscribe { inner.append($0) }
@@ -162,8 +162,8 @@ import Testing
   @Test func subscribingAndCancellingFromAHandlerDoesNotDeadlock() async {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
     let later = Log<Int>()
-    let tokens = LockedState<[Subscription]>([])
-    let selfToken = LockedState<Subscription?>(nil)
+    let tokens = LockedState<[EventSubscription]>([])
+    let selfToken = LockedState<EventSubscription?>(nil)
     let finished = await withWatchdog {
       let token = broadcaster.subscribe { value in
         guard value == 1 else { return }
@@ -189,7 +189,7 @@ import Testing
   @Test func aHandlerThatCancelsTheLastSubscriptionDisconnectsFromInsideTheEvent() async {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
     let received = Log<Int>()
-    let tokenBox = LockedState<Subscription?>(nil)
+    let tokenBox = LockedState<EventSubscription?>(nil)
     let finished = await withWatchdog {
       let token = broadcaster.subscribe { value in
         received.append(value)

@@ -85,7 +85,7 @@ import Testing
     let mainLog = Log<Tagged>()
     let offMain = Counter()
     let concurrentGauge = ConcurrencyGauge()
-    var tokens: [Subscription] = []
+    var tokens: [EventSubscription] = []
     output.subscribe(on: .queue(serial)) { serialLog.append($0) }.store(in: &tokens)
     output.subscribe(on: .queue(concurrent)) { event in
       concurrentGauge.measure {

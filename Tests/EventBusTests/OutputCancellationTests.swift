@@ -11,7 +11,7 @@ import Testing
   /// One round of the race between a sender and a canceller.
   private final class CancelRace: Sendable {
     let received = Log<Int>()
-    let subscription = Slot<any Cancellable>()
+    let subscription = Slot<any EventCancellable>()
     let responder = Slot<Recorder<Int>>()
     /// The clock's tick taken just after `cancel()` returned.
     let cancelReturned = LockedState(Int.max)
@@ -80,7 +80,7 @@ import Testing
     let output = Output<Int>()
     let first = Log<Int>()
     let second = Log<Int>()
-    let secondSubscription = Slot<Subscription>()
+    let secondSubscription = Slot<EventSubscription>()
     let firstToken = output.subscribe { event in
       first.append(event)
       if event == 1 { secondSubscription.value?.cancel() }
@@ -123,7 +123,7 @@ import Testing
     let outer = Output<Int>()
     let inner = Output<Int>()
     let skipped = Log<Int>()
-    let victim = Slot<Subscription>()
+    let victim = Slot<EventSubscription>()
     let first = outer.subscribe { _ in inner.send(0) }
     victim.put(outer.subscribe { skipped.append($0) })
     let innerToken = inner.subscribe { _ in victim.value?.cancel() }
@@ -138,7 +138,7 @@ import Testing
     let output = Output<Int>(replay: 3)
     for value in 0..<5 { output.send(value) }
     let received = Log<Int>()
-    let late = Slot<Subscription>()
+    let late = Slot<EventSubscription>()
     let first = output.subscribe { event in
       guard event == 5 else { return }
       late.put(
@@ -205,7 +205,7 @@ import Testing
       _ = release.wait(timeout: .now() + 60)
     }
     let responder = Recorder<Int>()
-    let subscription: any Cancellable =
+    let subscription: any EventCancellable =
       switch kind {
       case "token": output.subscribe(handler)
       case "responder": output.subscribe(responder) { _, event in handler(event) }

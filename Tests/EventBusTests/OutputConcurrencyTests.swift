@@ -132,7 +132,7 @@ import Testing
       runConcurrently(
         threads: threads,
         { thread in
-          var tokens: [Subscription] = []
+          var tokens: [EventSubscription] = []
           for sequence in 0..<iterations {
             let responder = Recorder<Event>()
             let handle = output.subscribe(responder)

@@ -99,7 +99,7 @@ import Testing
     struct Event: Sendable {}
     weak var weakOutput: Output<Event>?
     let responder = Recorder<Event>()
-    var token: Subscription?
+    var token: EventSubscription?
     do {
       let output = Output<Event>()
       weakOutput = output
@@ -116,7 +116,7 @@ import Testing
     struct Event: Sendable {}
     let output = Output<Event>()
     weak var weakCaptured: LifetimeProbe?
-    var token: Subscription?
+    var token: EventSubscription?
     do {
       let captured = LifetimeProbe()
       weakCaptured = captured

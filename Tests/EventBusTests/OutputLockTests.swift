@@ -34,8 +34,8 @@ import Testing
     let output = Output<Int>(replay: 1)
     let log = Log<String>()
     let other = Log<Int>()
-    let otherToken = Slot<Subscription>()
-    let added = LockedState<[Subscription]>([])
+    let otherToken = Slot<EventSubscription>()
+    let added = LockedState<[EventSubscription]>([])
     let responder = Recorder<Int>()
     let traced = Log<Int>()
     let token = output.subscribe { event in
@@ -118,10 +118,10 @@ import Testing
   /// A responder whose `deinit` uses the output that delivers to it.
   private final class UsesOutputWhileDying: Sendable {
     let output: Output<Int>
-    let keep: LockedState<[Subscription]>
+    let keep: LockedState<[EventSubscription]>
     let deinitLog: Log<String>
 
-    init(output: Output<Int>, keep: LockedState<[Subscription]>, deinitLog: Log<String>) {
+    init(output: Output<Int>, keep: LockedState<[EventSubscription]>, deinitLog: Log<String>) {
       self.output = output
       self.keep = keep
       self.deinitLog = deinitLog
@@ -143,7 +143,7 @@ import Testing
     // The handler drops the last outside reference to its responder; the reference the delivery holds goes at the end
     // of the handler, so the deinit runs on the delivering thread, in the middle of the delivery.
     let output = Output<Int>()
-    let keep = LockedState<[Subscription]>([])
+    let keep = LockedState<[EventSubscription]>([])
     let deinitLog = Log<String>()
     let box = Slot(UsesOutputWhileDying(output: output, keep: keep, deinitLog: deinitLog))
     let first = output.subscribe { _ in }

@@ -10,7 +10,7 @@ import Testing
   @Test func subscriberAddedDuringDeliveryMissesThatEventAndGetsTheNext() {
     let output = Output<Int>()
     let late = Log<Int>()
-    let lateToken = Slot<Subscription>()
+    let lateToken = Slot<EventSubscription>()
     let lateResponder = Recorder<Int>()
     let first = output.subscribe { event in
       if event == 0 {
@@ -46,7 +46,7 @@ import Testing
   @Test func cancelDuringDeliverySkipsOnlyTheCancelledSubscriber() {
     let output = Output<Int>()
     let logs = (0..<5).map { _ in Log<Int>() }
-    let tokens = LockedState<[Subscription]>([])
+    let tokens = LockedState<[EventSubscription]>([])
     for index in 0..<5 {
       let token = output.subscribe { event in
         logs[index].append(event)
@@ -63,7 +63,7 @@ import Testing
     // A subscriber that already got the event and is then cancelled by a later one gets nothing further.
     let output = Output<Int>()
     let early = Log<Int>()
-    let earlyToken = Slot<Subscription>()
+    let earlyToken = Slot<EventSubscription>()
     earlyToken.put(output.subscribe { early.append($0) })
     let canceller = output.subscribe { event in
       if event == 0 {

@@ -40,7 +40,7 @@ import Testing
     // relative order, and later subscribers come after them.
     let output = Output<Int>()
     let calls = Log<Int>()
-    var tokens: [Subscription] = []
+    var tokens: [EventSubscription] = []
     for index in 0..<100 {
       tokens.append(output.subscribe { _ in calls.append(index) })
     }

@@ -14,7 +14,7 @@ import Testing
   @Test func sendFromAHandlerIsDeliveredAfterTheCurrentEventReachedEverySubscriber() {
     let output = Output<Int>()
     let calls = Log<Call>()
-    var tokens: [Subscription] = []
+    var tokens: [EventSubscription] = []
     for subscriber in 0..<3 {
       output.subscribe { event in
         calls.append(Call(subscriber: subscriber, event: event))

@@ -97,7 +97,7 @@ import Testing
   /// One subscription made while events were being sent.
   private final class LateSubscription: Sendable {
     let received = Log<Int>()
-    let token = Slot<Subscription>()
+    let token = Slot<EventSubscription>()
     /// Events whose delivery had begun before subscribe was called, and after it returned.
     let startedBefore = LockedState(0)
     let startedAfter = LockedState(0)

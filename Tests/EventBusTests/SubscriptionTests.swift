@@ -25,7 +25,7 @@ import Testing
   @Test func releasingTheTokenCancels() {
     let output = Output<Int>()
     let log = Log<Int>()
-    var token: Subscription? = output.subscribe { log.append($0) }
+    var token: EventSubscription? = output.subscribe { log.append($0) }
     output.send(1)
     token = nil
     output.send(2)
@@ -37,7 +37,7 @@ import Testing
   @Test func storeInSetKeepsTheSubscriptionUntilTheSetLetsGo() {
     let output = Output<Int>()
     let log = Log<Int>()
-    var set = Set<Subscription>()
+    var set = Set<EventSubscription>()
     output.subscribe { log.append($0) }.store(in: &set)
     output.subscribe { log.append($0 * 10) }.store(in: &set)
     output.send(1)
@@ -52,7 +52,7 @@ import Testing
   @Test func storeInArrayKeepsTheSubscriptionUntilTheArrayLetsGo() {
     let output = Output<Int>()
     let log = Log<Int>()
-    var array: [Subscription] = []
+    var array: [EventSubscription] = []
     output.subscribe { log.append($0) }.store(in: &array)
     output.send(1)
     #expect(array.count == 1)
@@ -96,14 +96,14 @@ import Testing
   @Test func closureSubscriptionRunsItsActionOnceOnCancelOrRelease() {
     let runs = Counter()
     do {
-      let subscription = Subscription { runs.increment() }
+      let subscription = EventSubscription { runs.increment() }
       #expect(runs.current == 0)
       subscription.cancel()
       subscription.cancel()
     }
     #expect(runs.current == 1, "cancel twice, then release: \(runs.current) runs")
     do {
-      _ = Subscription { runs.increment() }
+      _ = EventSubscription { runs.increment() }
     }
     #expect(runs.current == 2, "released without cancel")
   }
@@ -111,15 +111,15 @@ import Testing
   @Test func closureSubscriptionRunsItsActionOnceWhenCancelledFromManyThreads() {
     let runs = Counter()
     let rounds = stress(500)
-    let subscriptions = (0..<rounds).map { _ in Subscription { runs.increment() } }
+    let subscriptions = (0..<rounds).map { _ in EventSubscription { runs.increment() } }
     guard runInLockstep(threads: 4, rounds: rounds, { _, round in subscriptions[round].cancel() }) else { return }
     #expect(runs.current == rounds)
   }
 
   @Test func closureSubscriptionStoresBesideOutputSubscriptions() {
     let runs = Counter()
-    var set = Set<Subscription>()
-    Subscription { runs.increment() }.store(in: &set)
+    var set = Set<EventSubscription>()
+    EventSubscription { runs.increment() }.store(in: &set)
     Output<Int>().subscribe { _ in }.store(in: &set)
     set.removeAll()
     #expect(runs.current == 1)

@@ -76,7 +76,7 @@ public struct MappedEvents<Upstream: EventStream, Event: Sendable>: EventStream 
   public func subscribe<Responder: AnyObject>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     let transform = transform
@@ -98,9 +98,9 @@ public struct MappedEvents<Upstream: EventStream, Event: Sendable>: EventStream 
   /// - Returns: The token that keeps the subscription alive.
   public func subscribe(
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     let transform = transform
     return upstream.subscribe(on: context, at: location) { event in
       if let transformed = transform(event) {
@@ -134,7 +134,7 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
   public func subscribe<Responder: AnyObject>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     let previous = LockedState<Event?>(nil)
@@ -156,9 +156,9 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
   /// - Returns: The token that keeps the subscription alive.
   public func subscribe(
     on context: DeliveryContext,
-    at location: SourceLocation,
+    at location: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     let previous = LockedState<Event?>(nil)
     return upstream.subscribe(on: context, at: location) { event in
       if previous.isNew(event) {

@@ -60,7 +60,7 @@ func scaled(_ count: Int) -> Int {
 func runConcurrently(
   threads count: Int,
   timeout: TimeInterval = 120,
-  sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  sourceLocation: SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable (Int) -> Void
 ) async -> Bool {
   let finished = await withCheckedContinuation { continuation in
@@ -96,7 +96,7 @@ func runConcurrently(
 @discardableResult
 func withWatchdog(
   timeout: TimeInterval = 30,
-  sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  sourceLocation: SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable () -> Void
 ) async -> Bool {
   await runConcurrently(threads: 1, timeout: timeout, sourceLocation: sourceLocation) { _ in body() }

@@ -246,7 +246,7 @@ extension Documentation {
     final class CartBadge {
       private(set) var text = ""
 
-      init(bus: EventBus) {
+      init(bus: EventHub) {
         bus.subscribe(CartChanged.self, self) { badge, event in
           badge.text = event.itemCount == 0 ? "" : "\(event.itemCount)"
         }
@@ -255,10 +255,10 @@ extension Documentation {
     }
 
     final class Cart {
-      private let bus: EventBus
+      private let bus: EventHub
       private var items: [String] = []
 
-      init(bus: EventBus) { self.bus = bus }
+      init(bus: EventHub) { self.bus = bus }
 
       func add(_ item: String) {
         items.append(item)
@@ -269,7 +269,7 @@ extension Documentation {
 
     @Test func theBusConnectsObjectsThatShareOnlyAnEventType() {
       // snippet: coordinators-bus-use
-      let bus = EventBus()  // one per app, injected: there is no shared instance
+      let bus = EventHub()  // one per app, injected: there is no shared instance
       let badge = CartBadge(bus: bus)
       let cart = Cart(bus: bus)
 

@@ -164,8 +164,8 @@ struct CodeBlock {
   /// The reason given by a `<!-- not-compiled: reason -->` line right before the fence.
   var notCompiledReason: String?
 
-  var sourceLocation: Testing.SourceLocation {
-    Testing.SourceLocation(
+  var sourceLocation: SourceLocation {
+    SourceLocation(
       fileID: "EventBus/\(article)", filePath: DocumentationFiles.packageRoot.appendingPathComponent(article).path,
       line: line, column: 1)
   }

@@ -174,7 +174,7 @@ import Testing
   @Test func observesReadOnlyOutputsOperatorChainsAndBusEvents() {
     struct Tapped: Sendable { let count: Int }
     let output = Output<Int>()
-    let bus = EventBus()
+    let bus = EventHub()
     let screen = Screen()
     let composition = ObserverComposition(
       EventObserver(output.readOnly, responder: screen) { screen, value in screen.log.append(value) },

@@ -7,7 +7,7 @@ import Testing
   @Test func recordsTheEventsOfAnyStreamInOrder() {
     struct Tick: Sendable, Equatable { let value: Int }
     let output = Output<Int>()
-    let bus = EventBus()
+    let bus = EventHub()
     let fromOutput = EventRecorder(output)
     let fromChain = EventRecorder(output.map { "\($0)" }.removeDuplicates())
     let fromBus = EventRecorder(bus.events(of: Tick.self))

@@ -10,9 +10,9 @@ import Testing
     let output: Output<Int>
     let logs = (0..<10).map { _ in Log<Int>() }
     let xLog = Log<Int>()
-    let subscriptions = LockedState<[any Cancellable]>([])
+    let subscriptions = LockedState<[any EventCancellable]>([])
     let responders = LockedState<[Recorder<Int>]>([])
-    let xSubscription = Slot<any Cancellable>()
+    let xSubscription = Slot<any EventCancellable>()
 
     init(output: Output<Int>, trigger: Int, responderOwned: Bool) {
       self.output = output
@@ -21,7 +21,7 @@ import Testing
           self.logs[index].append(event)
           if index == 3, event == trigger { self.changeMembership(responderOwned: responderOwned) }
         }
-        let subscription: any Cancellable
+        let subscription: any EventCancellable
         if responderOwned {
           let responder = Recorder<Int>()
           responders.withLock { $0.append(responder) }

@@ -87,7 +87,7 @@ import Testing
                 cycle.received.append(tick)
                 if tick > cycle.ticks.withLock({ $0.cancelled }) { violated.set() }
               }
-              let subscription: any Cancellable =
+              let subscription: any EventCancellable =
                 index.isMultiple(of: 2)
                 ? output.subscribe { receive($0.tick) }
                 : output.subscribe(responder) { _, event in receive(event.tick) }

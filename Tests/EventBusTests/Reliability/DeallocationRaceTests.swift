@@ -26,7 +26,7 @@ import Testing
     let deinitsOnTheDeliveringThread = Counter()
     let calledWhileDying = Counter()
     /// The latest subscription a deinit made; putting the next one here ends it, so subscribers don't pile up.
-    let subscribedInDeinit = Slot<Subscription>()
+    let subscribedInDeinit = Slot<EventSubscription>()
     let sentInDeinit = Counter()
   }
 
@@ -37,7 +37,7 @@ import Testing
     let dropsItselfInHandler: Bool
     let shared: Shared
     let deinitBegan = Flag()
-    let toCancel = Slot<Subscription>()
+    let toCancel = Slot<EventSubscription>()
     /// The thread whose handler took the last outside reference, if one did.
     let takenByHandlerOn = LockedState<ThreadIdentity?>(nil)
 

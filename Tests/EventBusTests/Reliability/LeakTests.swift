@@ -33,7 +33,7 @@ import Testing
     weak var weakCaptured: LifetimeProbe?
     var output: Output<Event>? = Output<Event>(replay: 1)
     var responder: Recorder<Event>? = Recorder<Event>()
-    var token: Subscription?
+    var token: EventSubscription?
     var handle: ResponderSubscription?
     let delivered = Counter()
     do {
@@ -119,7 +119,7 @@ import Testing
     struct Event: Sendable {}
     let output = Output<Event>()
     weak var captured: LifetimeProbe?
-    var tokens = Set<Subscription>()
+    var tokens = Set<EventSubscription>()
     do {
       let probe = LifetimeProbe()
       captured = probe

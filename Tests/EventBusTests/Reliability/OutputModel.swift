@@ -179,7 +179,7 @@ final class RealSystem: @unchecked Sendable {
   // delivery, and nobody else sends).
   private struct Subscriber {
     var kind: ModelKind
-    var token: Subscription?
+    var token: EventSubscription?
     var responder: Recorder<ModelEvent>?
     var handle: ResponderSubscription?
     var endWhenSubscribed = false

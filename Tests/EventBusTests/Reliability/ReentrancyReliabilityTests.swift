@@ -86,7 +86,7 @@ import Testing
     let last = 100_000
     let reached = (0..<4).map { _ in Counter() }
     let depths = LockedState<(baseline: Int, problem: String?)>((0, nil))
-    var tokens: [Subscription] = []
+    var tokens: [EventSubscription] = []
     for index in 0..<4 {
       output.subscribe { value in
         reached[index].increment()

@@ -15,7 +15,7 @@ func runConcurrently(
   threads count: Int,
   stackSize: Int = 1 << 20,
   timeout: TimeInterval = watchdogTimeout,
-  sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  sourceLocation: SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable (_ thread: Int) -> Void
 ) -> Bool {
   let ready = DispatchGroup()
@@ -47,7 +47,7 @@ func runConcurrently(
 func runOnThread(
   stackSize: Int = 1 << 20,
   timeout: TimeInterval = watchdogTimeout,
-  sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  sourceLocation: SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable () -> Void
 ) -> Bool {
   runConcurrently(threads: 1, stackSize: stackSize, timeout: timeout, sourceLocation: sourceLocation) { _ in body() }
@@ -60,7 +60,7 @@ func runInLockstep(
   threads count: Int,
   rounds: Int,
   timeout: TimeInterval = watchdogTimeout,
-  sourceLocation: Testing.SourceLocation = #_sourceLocation,
+  sourceLocation: SourceLocation = #_sourceLocation,
   prepare: @escaping @Sendable (_ round: Int) -> Void = { _ in },
   _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) -> Bool {

@@ -42,7 +42,7 @@ func suspendUntil(
 func expectNoLiveObjects(
   for eventType: Any.Type,
   timeout: TimeInterval = 30,
-  sourceLocation: Testing.SourceLocation = #_sourceLocation
+  sourceLocation: SourceLocation = #_sourceLocation
 ) {
   let freed = waitUntil(timeout: timeout) { LiveObjects.total(for: eventType) == 0 }
   #expect(freed, "leak: \(liveObjectsDescription(for: eventType)) still alive", sourceLocation: sourceLocation)

@@ -41,7 +41,7 @@ extension EventView {
     let isFirstBinding = !(previous?.isBound ?? false)
     // Cut the previous view model off before the new one starts, so nothing reaches both.
     previous?.disconnect()
-    let location = SourceLocation(fileID: fileID, line: line)
+    let location = CallSite(fileID: fileID, line: line)
     binding.connect([
       // The view model side is not required to be Sendable, so this uses the main-actor context directly rather
       // than the `.main` overload, whose handler would need to carry the view model across isolation.

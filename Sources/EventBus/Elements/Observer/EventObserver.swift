@@ -18,7 +18,7 @@
 ///
 /// Every method may be called from any thread. Once ``stopObserving()`` has returned, nothing more reaches the handler
 /// on the thread that stopped, not even an event already on its way (a replayed one, or one queued for another
-/// context), and nothing sent afterwards reaches it anywhere. As with ``Subscription/cancel()``, a handler already
+/// context), and nothing sent afterwards reaches it anywhere. As with ``EventSubscription/cancel()``, a handler already
 /// running on another thread may finish; it is never waited for.
 public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observer {
   private struct State {
@@ -50,7 +50,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observe
     line: UInt = #line,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) {
-    let location = SourceLocation(fileID: fileID, line: line)
+    let location = CallSite(fileID: fileID, line: line)
     weakResponder = responder
     subscribe = { responder, isCurrent in
       stream.subscribe(responder, on: context, at: location) { responder, event in

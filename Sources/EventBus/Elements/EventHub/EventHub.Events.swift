@@ -1,5 +1,5 @@
-extension EventBus {
-  /// The events of one type on a bus, as an ``EventStream``: what ``EventBus/events(of:)`` returns.
+extension EventHub {
+  /// The events of one type on a bus, as an ``EventStream``: what ``EventHub/events(of:)`` returns.
   ///
   /// Everything that takes an event stream takes it: operators, ``EventObserver``, ``EventRecorder``, `values`.
   ///
@@ -12,9 +12,9 @@ extension EventBus {
   /// Each subscription goes to the bus's channel for `Event`, created on demand and released after its last
   /// subscription ends.
   public struct Events<Event: Sendable>: EventStream {
-    private let bus: EventBus
+    private let bus: EventHub
 
-    init(bus: EventBus) {
+    init(bus: EventHub) {
       self.bus = bus
     }
 
@@ -33,7 +33,7 @@ extension EventBus {
     public func subscribe<Responder: AnyObject>(
       _ responder: Responder,
       on context: DeliveryContext,
-      at location: SourceLocation,
+      at location: CallSite,
       _ handler: @escaping @Sendable (Responder, Event) -> Void
     ) -> ResponderSubscription {
       bus.withChannel(for: Event.self) { output in
@@ -51,9 +51,9 @@ extension EventBus {
     /// - Returns: The token that keeps the subscription alive.
     public func subscribe(
       on context: DeliveryContext,
-      at location: SourceLocation,
+      at location: CallSite,
       _ handler: @escaping @Sendable (Event) -> Void
-    ) -> Subscription {
+    ) -> EventSubscription {
       bus.withChannel(for: Event.self) { output in
         output.subscribe(on: context, at: location, handler)
       }

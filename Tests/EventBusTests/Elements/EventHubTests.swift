@@ -8,7 +8,7 @@ import Testing
   struct SignedOut: Sendable, Equatable {}
 
   @Test func routesEachEventOnlyToTheSubscribersOfItsType() {
-    let bus = EventBus()
+    let bus = EventHub()
     let signedIn = Recorder<SignedIn>()
     let signedOut = Recorder<SignedOut>()
     bus.subscribe(SignedIn.self, signedIn)
@@ -21,8 +21,8 @@ import Testing
   }
 
   @Test func twoBusesAreIndependent() {
-    let first = EventBus()
-    let second = EventBus()
+    let first = EventHub()
+    let second = EventHub()
     let log = Log<Int>()
     let token = first.subscribe(Int.self) { log.append($0) }
     second.post(1)
@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func subscribersOfOneTypeAreCalledInSubscriptionOrder() {
-    let bus = EventBus()
+    let bus = EventHub()
     let log = Log<String>()
     let first = bus.subscribe(Int.self) { log.append("first \($0)") }
     let responder = Recorder<Int>()
@@ -47,7 +47,7 @@ import Testing
 
   @Test func postingATypeWithoutSubscribersCreatesNothing() {
     struct Unheard: Sendable {}
-    let bus = EventBus()
+    let bus = EventHub()
     bus.post(Unheard())
     #expect(bus.channelCount == 0)
     #expect(bus.subscriberCount(for: Unheard.self) == 0)
@@ -57,7 +57,7 @@ import Testing
 
   @Test func channelIsCreatedByTheFirstSubscriptionAndReleasedWithTheLastToken() {
     struct Probe: Sendable {}
-    let bus = EventBus()
+    let bus = EventHub()
     do {
       let first = bus.subscribe(Probe.self) { _ in }
       #expect(bus.channelCount == 1)
@@ -76,7 +76,7 @@ import Testing
 
   @Test func channelIsReleasedWhenTheLastResponderDeinitialisesAndAnEventFindsItGone() {
     struct Probe: Sendable {}
-    let bus = EventBus()
+    let bus = EventHub()
     weak var weakResponder: Recorder<Probe>?
     do {
       let responder = Recorder<Probe>()
@@ -93,7 +93,7 @@ import Testing
 
   @Test func subscriberCountPrunesDeadRespondersAndReleasesTheChannel() {
     struct Probe: Sendable {}
-    let bus = EventBus()
+    let bus = EventHub()
     do {
       let responder = Recorder<Probe>()
       bus.subscribe(Probe.self, responder)
@@ -104,7 +104,7 @@ import Testing
   }
 
   @Test func cancellingAResponderSubscriptionStopsDeliveryWhileTheResponderLives() {
-    let bus = EventBus()
+    let bus = EventHub()
     let responder = Recorder<SignedIn>()
     let handle = bus.subscribe(SignedIn.self, responder)
     bus.post(SignedIn(id: 1))
@@ -116,7 +116,7 @@ import Testing
 
   @Test func releasingATokenEndsItsSubscription() {
     struct Probe: Sendable {}
-    let bus = EventBus()
+    let bus = EventHub()
     let log = Log<Int>()
     do {
       let token = bus.subscribe(Probe.self) { _ in log.append(1) }
@@ -130,7 +130,7 @@ import Testing
   }
 
   @Test func aHandlerMayPostAnotherTypeWhichIsDeliveredAtOnce() {
-    let bus = EventBus()
+    let bus = EventHub()
     let log = Log<String>()
     let onSignedIn = bus.subscribe(SignedIn.self) { event in
       log.append("signed in \(event.id)")
@@ -145,7 +145,7 @@ import Testing
   }
 
   @Test func aPostOfTheSameTypeFromAHandlerIsQueuedUntilEverySubscriberHadTheCurrentEvent() {
-    let bus = EventBus()
+    let bus = EventHub()
     let log = Log<String>()
     let first = bus.subscribe(Int.self) { value in
       log.append("first \(value)")
@@ -159,9 +159,9 @@ import Testing
   }
 
   @Test func aHandlerMaySubscribeOnTheSameBusAndTheNewSubscriberGetsTheNextEvent() {
-    let bus = EventBus()
+    let bus = EventHub()
     let late = Log<Int>()
-    let tokens = LockedState<[Subscription]>([])
+    let tokens = LockedState<[EventSubscription]>([])
     let first = bus.subscribe(Int.self) { value in
       guard value == 1 else { return }
       let token = bus.subscribe(Int.self) { late.append($0) }
@@ -177,9 +177,9 @@ import Testing
 
   @Test func aHandlerMayCancelTheLastSubscriptionOfItsOwnChannel() {
     struct Probe: Sendable {}
-    let bus = EventBus()
+    let bus = EventHub()
     let log = Log<Int>()
-    let token = LockedState<Subscription?>(nil)
+    let token = LockedState<EventSubscription?>(nil)
     do {
       let subscription = bus.subscribe(Probe.self) { _ in
         log.append(1)
@@ -202,7 +202,7 @@ import Testing
   }
 
   @Test func eventResponderSubscribesWithItsHandleMethod() {
-    let bus = EventBus()
+    let bus = EventHub()
     let responder = Recorder<SignedIn>()
     bus.subscribe(SignedIn.self, responder)
     bus.post(SignedIn(id: 3))
@@ -210,7 +210,7 @@ import Testing
   }
 
   @Test func eventsOfATypeWorkWithOperators() {
-    let bus = EventBus()
+    let bus = EventHub()
     let log = Log<Int>()
     let token = bus.events(of: SignedIn.self).map(\.id).filter { $0 > 0 }.removeDuplicates().subscribe {
       log.append($0)
@@ -223,7 +223,7 @@ import Testing
   }
 
   @Test func queueContextDeliversInOrderOnTheQueue() async {
-    let bus = EventBus()
+    let bus = EventHub()
     let queue = DispatchQueue(label: "bus-test")
     let key = DispatchSpecificKey<Bool>()
     queue.setSpecific(key: key, value: true)
@@ -245,7 +245,7 @@ import Testing
     @MainActor final class Screen {
       var ids: [Int] = []
     }
-    let bus = EventBus()
+    let bus = EventHub()
     let screen = Screen()
     bus.subscribe(SignedIn.self, screen, on: .main) { screen, event in screen.ids.append(event.id) }
     let tokenLog = LockedState<[Int]>([])
@@ -266,11 +266,11 @@ import Testing
 
   @Test func subscriptionsDoNotKeepTheBusAlive() {
     struct Probe: Sendable {}
-    weak var weakBus: EventBus?
+    weak var weakBus: EventHub?
     do {
-      let token: Subscription
+      let token: EventSubscription
       do {
-        let bus = EventBus()
+        let bus = EventHub()
         weakBus = bus
         token = bus.subscribe(Probe.self) { _ in }
       }
@@ -290,7 +290,7 @@ import Testing
       let thread: Int
       let iteration: Int
     }
-    let bus = EventBus()
+    let bus = EventHub()
     let threads = 4
     let iterations = stressIterations(2_000)
     let received = LockedState([Int](repeating: 0, count: threads))
@@ -320,7 +320,7 @@ import Testing
     }
     struct Right: Sendable { let value: Int }
     struct Churn: Sendable {}
-    let bus = EventBus()
+    let bus = EventHub()
     let threads = 4
     let iterations = stressIterations(5_000)
     let left = Recorder<Left>()
@@ -364,7 +364,7 @@ import Testing
 
   @Test func threadsSubscribingRespondersThatDieWhilePostingLeaveNoChannelBehind() {
     struct Tick: Sendable {}
-    let bus = EventBus()
+    let bus = EventHub()
     let iterations = stressIterations(2_000)
     runConcurrently(threads: 4) { thread in
       for _ in 0..<iterations {

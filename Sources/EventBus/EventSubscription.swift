@@ -1,5 +1,5 @@
-/// Something that can be cancelled: a ``Subscription`` or a ``ResponderSubscription``.
-public protocol Cancellable: Sendable {
+/// Something that can be cancelled: an ``EventSubscription`` or a ``ResponderSubscription``.
+public protocol EventCancellable: Sendable {
   /// Ends the subscription. Calling it again does nothing.
   func cancel()
 }
@@ -16,7 +16,7 @@ package protocol SubscriptionTarget: AnyObject, Sendable {
 ///
 /// ```swift
 /// final class Logger {
-///   private var subscriptions = Set<Subscription>()
+///   private var subscriptions = Set<EventSubscription>()
 ///   init(output: Output<AppEvent>) {
 ///     output.subscribe { event in print(event) }.store(in: &subscriptions)
 ///   }
@@ -25,7 +25,7 @@ package protocol SubscriptionTarget: AnyObject, Sendable {
 ///
 /// `cancel()` is idempotent and returns at once. After it returns, no event sent later reaches the handler,
 /// and nothing more is delivered to it on the cancelling thread (G4).
-public final class Subscription: Cancellable, Hashable {
+public final class EventSubscription: EventCancellable, Hashable {
   // Emptied by the first `cancel()`: a cancelled token that still sits in a set must not keep the handler, and
   // everything it captures, alive (that would also keep a retain cycle through the token's owner).
   private let target: LockedState<(any SubscriptionTarget)?>
@@ -61,19 +61,19 @@ public final class Subscription: Cancellable, Hashable {
   /// Keeps the subscription alive as long as the set holds it.
   ///
   /// - Parameter set: The set that owns the token, typically a stored property of the subscriber.
-  public func store(in set: inout Set<Subscription>) {
+  public func store(in set: inout Set<EventSubscription>) {
     set.insert(self)
   }
 
   /// Keeps the subscription alive as long as the array holds it.
   ///
   /// - Parameter array: The array that owns the token, typically a stored property of the subscriber.
-  public func store(in array: inout [Subscription]) {
+  public func store(in array: inout [EventSubscription]) {
     array.append(self)
   }
 
   /// Whether both are the same token (identity, not the handler).
-  public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+  public static func == (lhs: EventSubscription, rhs: EventSubscription) -> Bool {
     lhs === rhs
   }
 
@@ -88,7 +88,7 @@ public final class Subscription: Cancellable, Hashable {
 /// The subscription belongs to its responder and ends when the responder deinitialises; dropping this handle does
 /// **not** end it. Keep the handle only if you want to end the subscription early with ``cancel()`` (an observer
 /// that stops observing while its responder lives on).
-public struct ResponderSubscription: Cancellable {
+public struct ResponderSubscription: EventCancellable {
   private let target: any SubscriptionTarget
 
   package init(target: any SubscriptionTarget) {

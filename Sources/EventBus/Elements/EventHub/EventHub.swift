@@ -7,7 +7,7 @@
 /// ```swift
 /// struct UserSignedIn: Sendable { let id: Int }
 ///
-/// let bus = EventBus()                                   // inject it; there is no shared instance
+/// let bus = EventHub()                                   // inject it; there is no shared instance
 /// bus.subscribe(UserSignedIn.self, cache) { cache, event in cache.load(user: event.id) }   // held weakly
 /// let subscription = bus.subscribe(UserSignedIn.self) { event in print("signed in", event.id) }
 /// bus.post(UserSignedIn(id: 7))
@@ -28,7 +28,7 @@
 ///
 /// The bus routes by the *static* type of the posted value: `post(event)` reaches the subscribers of
 /// `type(of: event)` as the compiler sees it, so post concrete types, not existentials such as `any Sendable`.
-public final class EventBus: Sendable {
+public final class EventHub: Sendable {
   private let channels = LockedState<[ObjectIdentifier: Channel]>([:])
 
   /// Creates an empty bus.
@@ -95,7 +95,7 @@ public final class EventBus: Sendable {
 
 // MARK: - Subscribing
 
-extension EventBus {
+extension EventHub {
   /// Subscribes `responder`, held weakly, to the events of `type`.
   ///
   /// ```swift
@@ -145,7 +145,7 @@ extension EventBus {
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Event) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     events(of: type).subscribe(on: context, fileID: fileID, line: line, handler)
   }
 
@@ -191,7 +191,7 @@ extension EventBus {
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor (Event) -> Void
-  ) -> Subscription {
+  ) -> EventSubscription {
     events(of: type).subscribe(on: context, fileID: fileID, line: line, handler)
   }
 
@@ -241,7 +241,7 @@ extension EventBus {
 
 // MARK: - Channels
 
-extension EventBus {
+extension EventHub {
   /// The channel of one event type.
   struct Channel: Sendable {
     /// Always an `Output<Event>` for the event type it is stored under.

@@ -1,7 +1,7 @@
 /// Where a subscription was made, shown by `debugDescription` so a leaked or unexpected subscriber can be found.
 ///
 /// Filled in from `#fileID` and `#line` by the `subscribe` methods; you rarely create one yourself.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct CallSite: Sendable, Hashable, CustomStringConvertible {
   /// The file, as `#fileID` spells it (`Module/File.swift`).
   public let fileID: StaticString
   // 32 bits is plenty for a line number and keeps every subscriber entry 8 bytes smaller.
@@ -20,7 +20,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
   public var description: String { "\(fileID):\(line)" }
 
   /// Whether both name the same file and line.
-  public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+  public static func == (lhs: CallSite, rhs: CallSite) -> Bool {
     lhs.description == rhs.description
   }
 
