@@ -115,41 +115,21 @@ public class Broadcaster<Event: Sendable>: EventStream {
     set { fanOut.onDecodeFailure = newValue }
   }
 
-  /// Subscribes `responder`, held weakly, until it deinitialises or the subscription is cancelled; connects the source
-  /// if this is the first subscriber.
-  ///
-  /// - Parameters:
-  ///   - responder: The object that receives events. Never retained.
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with the responder and each event.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  /// - Complexity: O(1) amortised, plus the source's `start` for the first subscriber.
-  @discardableResult
-  public func subscribe<Responder: AnyObject>(
+  public func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    fanOut.output.subscribe(responder, on: context, at: location, handler)
+    fanOut.output._subscribe(responder, on: context, at: callSite, handler)
   }
 
-  /// Subscribes `handler` until the returned token is cancelled or released; connects the source if this is the first
-  /// subscriber.
-  ///
-  /// - Parameters:
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with each event.
-  /// - Returns: The token that keeps the subscription alive.
-  /// - Complexity: O(1) amortised, plus the source's `start` for the first subscriber.
-  public func subscribe(
+  public func _subscribe(
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    fanOut.output.subscribe(on: context, at: location, handler)
+    fanOut.output._subscribe(on: context, at: callSite, handler)
   }
 
   /// Brings the connection in line with the membership. Called after every change of membership, from any thread.

@@ -11,7 +11,11 @@
 /// }
 /// output.subscribe(analytics)   // held weakly; ends when `analytics` deinitialises
 /// ```
-public protocol EventResponder<Event>: AnyObject {
+///
+/// Its `handle(event:)` runs on the thread that delivers (or on the subscription's queue), so a responder is
+/// `Sendable`: immutable, or with its mutable state behind a lock. A responder that lives on the main actor adopts
+/// ``MainActorEventResponder`` instead.
+public protocol EventResponder<Event>: AnyObject, Sendable {
   /// The events the responder handles, usually an enum.
   associatedtype Event
   /// Called for each event, on the subscription's delivery context.

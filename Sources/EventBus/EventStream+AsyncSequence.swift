@@ -29,7 +29,7 @@ extension EventStream {
     line: UInt = #line
   ) -> AsyncStream<Event> {
     let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: bufferingPolicy)
-    let subscription = subscribe(on: .immediate, at: CallSite(fileID: fileID, line: line)) { event in
+    let subscription = _subscribe(on: .immediate, at: CallSite(fileID: fileID, line: line)) { event in
       continuation.yield(event)
     }
     continuation.onTermination = { _ in subscription.cancel() }

@@ -1,43 +1,54 @@
-/// Something you can subscribe to: an ``Output``, its read-only view, an operator over either, or a broadcaster.
+/// Something you can subscribe to: an ``Output``, its read-only view, an operator over either, a hub's events of one
+/// type, or a broadcaster.
 ///
-/// Conforming types implement the two primitive `subscribe` methods; everything else (default contexts, responders,
-/// the main actor, ``EventResponder``, operators, `values`) is built on them in extensions.
+/// You subscribe with one family of methods, each with an optional delivery context:
+/// - `subscribe(responder) { responder, event in … }`: **responder-owned**. Holds the responder weakly, ends by itself
+///   when the responder deinitialises, and returns a discardable ``ResponderSubscription``.
+/// - `subscribe(responder)`, for an ``EventResponder`` (or a ``MainActorEventResponder``): the same, calling its
+///   `handle(event:)`.
+/// - `subscribe { event in … }`: **token-owned**. Returns an ``EventSubscription`` that you must keep; releasing it
+///   ends the subscription, and the compiler warns when the result is unused.
 ///
-/// There are two kinds of subscription, and they cannot be confused:
-/// - **responder-owned** (`subscribe(responder) { responder, event in … }`): holds the responder weakly, ends by
-///   itself when the responder deinitialises, and returns a discardable ``ResponderSubscription``;
-/// - **token-owned** (`subscribe { event in … }`): returns an ``EventSubscription`` that you must keep; releasing it ends
-///   the subscription, and the compiler warns when the result is unused.
+/// A handler that may run on another thread than the one that subscribed (the default `.immediate` context when
+/// events are sent from several threads, or `.queue(_:)`) receives its responder there, so the responder must be
+/// `Sendable`. A `@MainActor` responder subscribes with `on: .main` and an `@MainActor` handler (G12 in Runtime
+/// Behavior).
+///
+/// The two underscored requirements are the customisation point the `subscribe` methods call; you never call them.
+/// To make a type of your own an event stream, forward both to a stream it wraps.
 public protocol EventStream<Event>: Sendable {
   /// The events this stream delivers.
   associatedtype Event: Sendable
 
-  /// Subscribes `responder`, held weakly, until it deinitialises or the subscription is cancelled.
+  /// Subscribes `responder`, held weakly, until it deinitialises or the subscription is cancelled. The customisation
+  /// point behind every responder-owned `subscribe`; call those instead.
   ///
   /// - Parameters:
   ///   - responder: The object that receives events. Never retained.
   ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
+  ///   - callSite: Where the subscription was made, for `debugDescription`.
   ///   - handler: Called with the responder and each event.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  @discardableResult
-  func subscribe<Responder: AnyObject>(
+  /// - Complexity: O(1) amortised, plus O(*r*) to hand over *r* replayed events.
+  func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription
 
-  /// Subscribes `handler` until the returned token is cancelled or released.
+  /// Subscribes `handler` until the returned token is cancelled or released. The customisation point behind every
+  /// token-owned `subscribe`; call those instead.
   ///
   /// - Parameters:
   ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
+  ///   - callSite: Where the subscription was made, for `debugDescription`.
   ///   - handler: Called with each event.
   /// - Returns: The token that keeps the subscription alive.
-  func subscribe(
+  /// - Complexity: O(1) amortised, plus O(*r*) to hand over *r* replayed events.
+  func _subscribe(
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription
 }
@@ -61,14 +72,14 @@ extension EventStream {
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   /// - Complexity: O(1) amortised.
   @discardableResult
-  public func subscribe<Responder: AnyObject>(
+  public func subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext = .immediate,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handler)
+    _subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handler)
   }
 
   /// Subscribes `handler` until the returned token is cancelled or released.
@@ -90,7 +101,7 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    subscribe(on: context, at: CallSite(fileID: fileID, line: line), handler)
+    _subscribe(on: context, at: CallSite(fileID: fileID, line: line), handler)
   }
 
   /// Subscribes an ``EventResponder``, held weakly; its `handle(event:)` receives each event.
@@ -109,7 +120,7 @@ extension EventStream {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> ResponderSubscription where Responder.Event == Event {
-    subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handleEvent)
+    _subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handleEvent)
   }
 
   /// Subscribes `responder`, held weakly, with a handler that runs on the main actor.
@@ -138,7 +149,7 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @MainActor (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    subscribe(responder, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) {
+    _subscribe(responder, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) {
       responder, event in
       MainActor.assumeIsolated { handler(responder, event) }
     }
@@ -159,7 +170,7 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @MainActor (Event) -> Void
   ) -> EventSubscription {
-    subscribe(on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) { event in
+    _subscribe(on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) { event in
       MainActor.assumeIsolated { handler(event) }
     }
   }
@@ -181,6 +192,24 @@ extension EventStream {
     subscribe(responder, on: .main, fileID: fileID, line: line) { responder, event in
       responder.handle(event: event)
     }
+  }
+}
+
+extension EventStream {
+  /// Unavailable: a ``MainActorEventResponder`` handles events on the main actor, so it is subscribed with
+  /// `subscribe(responder)` (which delivers on `.main`), never on `.immediate` or a queue, `.queue(.main)` included.
+  @available(
+    *, unavailable,
+    message: "a MainActorEventResponder runs on the main actor: subscribe it with subscribe(responder) or on: .main"
+  )
+  @discardableResult
+  public func subscribe<Responder: MainActorEventResponder>(
+    _ responder: Responder,
+    on context: DeliveryContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event == Event {
+    subscribe(responder, fileID: fileID, line: line)
   }
 }
 

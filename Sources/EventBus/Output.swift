@@ -112,48 +112,23 @@ public final class Output<Event: Sendable>: Sendable {
 }
 
 extension Output: EventStream {
-  /// Subscribes `responder`, held weakly, until it deinitialises or the subscription is cancelled.
-  ///
-  /// The primitive behind every responder-owned `subscribe`; the overloads without `at:` fill in `location` for you.
-  /// With a replay window, the new subscriber first receives the kept events, oldest first, then the live ones.
-  ///
-  /// - Parameters:
-  ///   - responder: The object that receives events. Never retained.
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with the responder and each event.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  /// - Complexity: O(1) amortised, plus O(*r*) to hand over *r* replayed events. Every time the number of
-  ///   subscribers doubles, one subscribe also prunes deinitialised responders in O(*n*).
-  @discardableResult
-  public func subscribe<Responder: AnyObject>(
+  public func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    let entry = ResponderEntry(responder, handler: handler, output: self, context: context, location: location)
+    let entry = ResponderEntry(responder, handler: handler, output: self, context: context, location: callSite)
     add(entry)
     return ResponderSubscription(target: entry)
   }
 
-  /// Subscribes `handler` until the returned token is cancelled or released.
-  ///
-  /// The primitive behind every token-owned `subscribe`; the overloads without `at:` fill in `location` for you.
-  /// With a replay window, the handler first receives the kept events, oldest first, then the live ones.
-  ///
-  /// - Parameters:
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with each event.
-  /// - Returns: The token that keeps the subscription alive.
-  /// - Complexity: O(1) amortised, plus O(*r*) to hand over *r* replayed events.
-  public func subscribe(
+  public func _subscribe(
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    let entry = HandlerEntry(handler: handler, output: self, context: context, location: location)
+    let entry = HandlerEntry(handler: handler, output: self, context: context, location: callSite)
     add(entry)
     return EventSubscription(target: entry)
   }

@@ -19,39 +19,20 @@ public struct ReadOnlyOutput<Event: Sendable>: EventStream {
   /// The number of live subscribers of the underlying output.
   public var subscriberCount: Int { output.subscriberCount }
 
-  /// Subscribes `responder` to the underlying output, held weakly, until it deinitialises or the subscription is
-  /// cancelled.
-  ///
-  /// - Parameters:
-  ///   - responder: The object that receives events. Never retained.
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with the responder and each event.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  /// - Complexity: As ``Output``'s: O(1) amortised.
-  @discardableResult
-  public func subscribe<Responder: AnyObject>(
+  public func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    output.subscribe(responder, on: context, at: location, handler)
+    output._subscribe(responder, on: context, at: callSite, handler)
   }
 
-  /// Subscribes `handler` to the underlying output until the returned token is cancelled or released.
-  ///
-  /// - Parameters:
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with each event.
-  /// - Returns: The token that keeps the subscription alive.
-  /// - Complexity: As ``Output``'s: O(1) amortised.
-  public func subscribe(
+  public func _subscribe(
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    output.subscribe(on: context, at: location, handler)
+    output._subscribe(on: context, at: callSite, handler)
   }
 }

@@ -62,47 +62,27 @@ public struct MappedEvents<Upstream: EventStream, Event: Sendable>: EventStream 
     self.transform = transform
   }
 
-  /// Subscribes `responder` to the upstream, held weakly, and hands it the transformed events.
-  ///
-  /// One subscription to the upstream, with the same context and lifetime.
-  ///
-  /// - Parameters:
-  ///   - responder: The object that receives events. Never retained.
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with the responder and each event.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  @discardableResult
-  public func subscribe<Responder: AnyObject>(
+  public func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     let transform = transform
-    return upstream.subscribe(responder, on: context, at: location) { responder, event in
+    return upstream._subscribe(responder, on: context, at: callSite) { responder, event in
       if let transformed = transform(event) {
         handler(responder, transformed)
       }
     }
   }
 
-  /// Subscribes `handler` to the upstream; it receives the transformed events.
-  ///
-  /// One subscription to the upstream, with the same context and lifetime.
-  ///
-  /// - Parameters:
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with each event.
-  /// - Returns: The token that keeps the subscription alive.
-  public func subscribe(
+  public func _subscribe(
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
     let transform = transform
-    return upstream.subscribe(on: context, at: location) { event in
+    return upstream._subscribe(on: context, at: callSite) { event in
       if let transformed = transform(event) {
         handler(transformed)
       }
@@ -120,47 +100,27 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
     self.upstream = upstream
   }
 
-  /// Subscribes `responder` to the upstream, held weakly; it receives each event that differs from the one before.
-  ///
-  /// One subscription to the upstream, with the same context and lifetime, remembering its own previous event.
-  ///
-  /// - Parameters:
-  ///   - responder: The object that receives events. Never retained.
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with the responder and each event.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  @discardableResult
-  public func subscribe<Responder: AnyObject>(
+  public func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     let previous = LockedState<Event?>(nil)
-    return upstream.subscribe(responder, on: context, at: location) { responder, event in
+    return upstream._subscribe(responder, on: context, at: callSite) { responder, event in
       if previous.isNew(event) {
         handler(responder, event)
       }
     }
   }
 
-  /// Subscribes `handler` to the upstream; it receives each event that differs from the one before.
-  ///
-  /// One subscription to the upstream, with the same context and lifetime, remembering its own previous event.
-  ///
-  /// - Parameters:
-  ///   - context: Where `handler` runs.
-  ///   - location: Where the subscription was made, for `debugDescription`.
-  ///   - handler: Called with each event.
-  /// - Returns: The token that keeps the subscription alive.
-  public func subscribe(
+  public func _subscribe(
     on context: DeliveryContext,
-    at location: CallSite,
+    at callSite: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
     let previous = LockedState<Event?>(nil)
-    return upstream.subscribe(on: context, at: location) { event in
+    return upstream._subscribe(on: context, at: callSite) { event in
       if previous.isNew(event) {
         handler(event)
       }

@@ -14,7 +14,10 @@
 /// The instance that ``EventView/bind(to:fileID:line:)`` stores in a view also owns that binding: releasing it (setting the
 /// view's `viewModel` to `nil`, or binding another view model) disconnects the view and the view model in both
 /// directions.
-public final class AnyEventViewModel<ViewEvent: Sendable, ViewModelEvent: Sendable>: EventViewModel {
+///
+/// It lives on the main actor, as the view that holds it does: the binding calls it only there.
+@MainActor
+public final class AnyEventViewModel<ViewEvent: Sendable, ViewModelEvent: Sendable>: @MainActor EventViewModel {
   /// The wrapped view model.
   public let base: AnyObject
   private let outputOfBase: () -> Output<ViewModelEvent>
@@ -42,7 +45,10 @@ public final class AnyEventViewModel<ViewEvent: Sendable, ViewModelEvent: Sendab
   }
 
   deinit {
-    disconnect()
+    // The subscriptions are Sendable handles; cancelling them needs no isolation.
+    for subscription in bindingSubscriptions {
+      subscription.cancel()
+    }
   }
 
   /// The wrapped view model's output.

@@ -41,11 +41,8 @@ extension EventView {
     let isFirstBinding = !(previous?.isBound ?? false)
     // Cut the previous view model off before the new one starts, so nothing reaches both.
     previous?.disconnect()
-    let location = CallSite(fileID: fileID, line: line)
     binding.connect([
-      // The view model side is not required to be Sendable, so this uses the main-actor context directly rather
-      // than the `.main` overload, whose handler would need to carry the view model across isolation.
-      output.subscribe(binding, on: DeliveryContext(kind: .mainActor), at: location) { viewModel, event in
+      output.subscribe(binding, on: .main, fileID: fileID, line: line) { viewModel, event in
         viewModel.handle(event: event)
       },
       binding.output.subscribe(self, on: .main, fileID: fileID, line: line) { view, event in

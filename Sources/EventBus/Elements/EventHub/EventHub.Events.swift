@@ -21,41 +21,24 @@ extension EventHub {
     /// The number of live subscribers of `Event` on the bus. Creates nothing.
     public var subscriberCount: Int { bus.subscriberCount(for: Event.self) }
 
-    /// Subscribes `responder`, held weakly, to the bus's channel for `Event`, creating the channel if needed.
-    ///
-    /// - Parameters:
-    ///   - responder: The object that receives events. Never retained.
-    ///   - context: Where `handler` runs.
-    ///   - location: Where the subscription was made, for `debugDescription`.
-    ///   - handler: Called with the responder and each event.
-    /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-    @discardableResult
-    public func subscribe<Responder: AnyObject>(
+    public func _subscribe<Responder: AnyObject & Sendable>(
       _ responder: Responder,
       on context: DeliveryContext,
-      at location: CallSite,
+      at callSite: CallSite,
       _ handler: @escaping @Sendable (Responder, Event) -> Void
     ) -> ResponderSubscription {
       bus.withChannel(for: Event.self) { output in
-        output.subscribe(responder, on: context, at: location, handler)
+        output._subscribe(responder, on: context, at: callSite, handler)
       }
     }
 
-    /// Subscribes `handler` to the bus's channel for `Event`, creating the channel if needed, until the returned
-    /// token is cancelled or released.
-    ///
-    /// - Parameters:
-    ///   - context: Where `handler` runs.
-    ///   - location: Where the subscription was made, for `debugDescription`.
-    ///   - handler: Called with each event.
-    /// - Returns: The token that keeps the subscription alive.
-    public func subscribe(
+    public func _subscribe(
       on context: DeliveryContext,
-      at location: CallSite,
+      at callSite: CallSite,
       _ handler: @escaping @Sendable (Event) -> Void
     ) -> EventSubscription {
       bus.withChannel(for: Event.self) { output in
-        output.subscribe(on: context, at: location, handler)
+        output._subscribe(on: context, at: callSite, handler)
       }
     }
   }

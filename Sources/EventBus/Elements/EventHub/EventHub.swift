@@ -114,7 +114,7 @@ extension EventHub {
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   /// - Complexity: O(1) amortised.
   @discardableResult
-  public func subscribe<Event: Sendable, Responder: AnyObject>(
+  public func subscribe<Event: Sendable, Responder: AnyObject & Sendable>(
     _ type: Event.Type,
     _ responder: Responder,
     on context: DeliveryContext = .immediate,

@@ -20,7 +20,7 @@
 /// on the thread that stopped, not even an event already on its way (a replayed one, or one queued for another
 /// context), and nothing sent afterwards reaches it anywhere. As with ``EventSubscription/cancel()``, a handler already
 /// running on another thread may finish; it is never waited for.
-public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observer {
+public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendable>: Observer {
   private struct State {
     /// Increases on every start and stop, so a start that raced a stop can tell that it lost.
     var generation: UInt64 = 0
@@ -53,7 +53,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observe
     let location = CallSite(fileID: fileID, line: line)
     weakResponder = responder
     subscribe = { responder, isCurrent in
-      stream.subscribe(responder, on: context, at: location) { responder, event in
+      stream._subscribe(responder, on: context, at: location) { responder, event in
         guard isCurrent() else { return }
         handler(responder, event)
       }
@@ -80,7 +80,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject>: Observe
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor (Responder, Event) -> Void
-  ) where Responder: Sendable {
+  ) {
     self.init(stream, responder: responder, on: DeliveryContext(kind: .mainActor), fileID: fileID, line: line) {
       responder, event in
       MainActor.assumeIsolated { handler(responder, event) }

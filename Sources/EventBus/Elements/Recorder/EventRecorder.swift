@@ -89,7 +89,7 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> ResponderSubscription {
-    stream.subscribe(self, on: context, at: CallSite(fileID: fileID, line: line)) { recorder, event in
+    stream._subscribe(self, on: context, at: CallSite(fileID: fileID, line: line)) { recorder, event in
       recorder.handle(event: event)
     }
   }
@@ -109,7 +109,7 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> ResponderSubscription {
-    stream.subscribe(self, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) {
+    stream._subscribe(self, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) {
       recorder, event in
       recorder.handle(event: event)
     }
