@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -9,8 +9,17 @@ let package = Package(
     .library(name: "Broadcasters", targets: ["Broadcasters"]),
     .executable(name: "Bench", targets: ["Bench"]),
   ],
+  traits: [
+    .trait(
+      name: "LiveObjects",
+      description: "Count the library's live objects by kind and event type (debug builds), for leak tests."
+    )
+  ],
   targets: [
-    .target(name: "EventBus"),
+    .target(
+      name: "EventBus",
+      swiftSettings: [.define("EVENTBUS_LIVE_OBJECTS", .when(configuration: .debug, traits: ["LiveObjects"]))]
+    ),
     .target(name: "Broadcasters", dependencies: ["EventBus"]),
     .executableTarget(
       name: "Bench",

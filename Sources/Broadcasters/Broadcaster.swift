@@ -39,7 +39,7 @@ import EventBus
 /// Subscribers do not keep the broadcaster alive; keep it where its subscribers can reach it (a dependency container,
 /// an app-wide property). A broadcaster that is released stops its source and frees everything: nothing the source
 /// holds refers back to it.
-public class Broadcaster<Event: Sendable>: EventStream {
+public final class Broadcaster<Event: Sendable>: EventStream, Sendable {
   private let fanOut: FanOut<Event>
   private let machine: LockedState<ConnectionStateMachine>
   /// Starts the source with a sink and returns how to stop that connection.
@@ -154,11 +154,6 @@ public class Broadcaster<Event: Sendable>: EventStream {
     }
   }
 }
-
-// Every stored property is immutable and Sendable: the connection state is behind `machine`'s lock, the counters
-// and the hook behind `fanOut`'s. The class is not final only so that the notification and keyboard broadcasters in
-// this module can specialise it; they add immutable Sendable properties only.
-extension Broadcaster: @unchecked Sendable {}
 
 extension Broadcaster: CustomDebugStringConvertible {
   /// The connection state, then the live subscriptions with where each was made.

@@ -88,7 +88,7 @@ public final class EventSubscription: EventCancellable, Hashable {
 /// The subscription belongs to its responder and ends when the responder deinitialises; dropping this handle does
 /// **not** end it. Keep the handle only if you want to end the subscription early with ``cancel()`` (an observer
 /// that stops observing while its responder lives on).
-public struct ResponderSubscription: EventCancellable {
+public struct ResponderSubscription: EventCancellable, Hashable {
   private let target: any SubscriptionTarget
 
   package init(target: any SubscriptionTarget) {
@@ -101,6 +101,31 @@ public struct ResponderSubscription: EventCancellable {
   /// reaches the responder; events already queued for a `.main` or `.queue` handler are dropped.
   public func cancel() {
     target.cancel()
+  }
+
+  /// Keeps the handle in `set`, to cancel it later with the others. Storing it does not extend the subscription:
+  /// it still ends when its responder deinitialises.
+  ///
+  /// - Parameter set: The set of handles, typically a stored property of an observer.
+  public func store(in set: inout Set<ResponderSubscription>) {
+    set.insert(self)
+  }
+
+  /// Keeps the handle in `array`, to cancel it later with the others.
+  ///
+  /// - Parameter array: The array of handles, typically a stored property of an observer.
+  public func store(in array: inout [ResponderSubscription]) {
+    array.append(self)
+  }
+
+  /// Whether both handles end the same subscription.
+  public static func == (lhs: ResponderSubscription, rhs: ResponderSubscription) -> Bool {
+    lhs.target === rhs.target
+  }
+
+  /// Hashes the subscription's identity.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(target))
   }
 }
 

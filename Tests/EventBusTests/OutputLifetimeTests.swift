@@ -22,7 +22,7 @@ import Testing
     #expect(weakResponder == nil, "G6: the output keeps the responder alive")
   }
 
-  @Test func responderDeinitEndsSubscriptionAndFreesItsEntry() {
+  @Test(.countsLiveObjects) func responderDeinitEndsSubscriptionAndFreesItsEntry() {
     struct Event: Sendable {}
     let output = Output<Event>()
     do {
@@ -36,7 +36,7 @@ import Testing
     #expect(LiveObjects.count("Output.Entry", for: Event.self) == 0)
   }
 
-  @Test func deadEntriesArePrunedByTheNextSendWithoutUserAction() {
+  @Test(.countsLiveObjects) func deadEntriesArePrunedByTheNextSendWithoutUserAction() {
     struct Event: Sendable {}
     let output = Output<Event>()
     let survivor = Recorder<Event>()
@@ -55,7 +55,7 @@ import Testing
     #expect(survivor.events.count == 1)
   }
 
-  @Test func subscribeDeinitChurnKeepsTheEntryCountBounded() {
+  @Test(.countsLiveObjects) func subscribeDeinitChurnKeepsTheEntryCountBounded() {
     // No sends and no subscriberCount reads: only the output's own pruning on subscribe can keep this bounded.
     struct Event: Sendable {}
     let output = Output<Event>()

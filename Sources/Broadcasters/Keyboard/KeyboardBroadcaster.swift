@@ -12,21 +12,20 @@ import Foundation
 ///
 /// While at least one subscriber is alive it holds one NotificationCenter observer per keyboard notification name
 /// (``NotificationBroadcaster/observerCount``), and none otherwise. A notification whose `userInfo` lacks a key or
-/// holds a value of the wrong type is not delivered; it is counted in ``Broadcaster/decodeFailureCount`` and reported
-/// to ``Broadcaster/onDecodeFailure`` with the key and the reason, and later notifications arrive as usual.
+/// holds a value of the wrong type is not delivered; it is counted in ``NotificationBroadcaster/decodeFailureCount`` and reported
+/// to ``NotificationBroadcaster/onDecodeFailure`` with the key and the reason, and later notifications arrive as usual.
 ///
 /// A screen that deinitialises is noticed at the next keyboard notification, the next pruning subscribe, or when
-/// ``Broadcaster/subscriberCount`` is read; see ``Broadcaster`` for why.
-public final class KeyboardBroadcaster: NotificationBroadcaster<KeyboardEvent> {
+/// ``NotificationBroadcaster/subscriberCount`` is read; see ``Broadcaster`` for why.
+public typealias KeyboardBroadcaster = NotificationBroadcaster<KeyboardEvent>
+
+extension NotificationBroadcaster where Event == KeyboardEvent {
   /// Creates a keyboard broadcaster. Nothing is observed until the first subscriber arrives.
   ///
   /// - Parameter center: The notification center the keyboard notifications are posted to; `.default` by default.
-  public init(center: NotificationCenter = .default) {
-    super.init(names: KeyboardNotification.all, center: center) { notification in
+  public convenience init(center: NotificationCenter = .default) {
+    self.init(names: KeyboardNotification.all, center: center) { notification in
       try KeyboardEvent(notification: notification)
     }
   }
 }
-
-// Adds no stored property to `NotificationBroadcaster`, whose state is immutable or behind its locks.
-extension KeyboardBroadcaster: @unchecked Sendable {}

@@ -16,12 +16,15 @@ import Foundation
 /// usual. Throw a ``DecodeFailure`` to say which `userInfo` key was at fault.
 ///
 /// Handlers run on the thread that posted the notification, unless the subscription chose another delivery context.
-/// Connection, disconnection and lifetimes are those of ``Broadcaster``.
-public class NotificationBroadcaster<Event: Sendable>: Broadcaster<Event> {
+/// Connection, disconnection and lifetimes are those of the ``Broadcaster`` it is built on, ``broadcaster``, whose
+/// counters it shows as its own.
+public final class NotificationBroadcaster<Event: Sendable>: EventStream {
   /// The observed notification names, without duplicates, in the order given.
   public let names: [Notification.Name]
   /// The observed notification center.
   public let center: NotificationCenter
+  /// The broadcaster that shares the observers among the subscribers.
+  public let broadcaster: Broadcaster<Event>
   private let observers: LockedState<Int>
 
   /// Creates a broadcaster for notifications called `names` on `center`. Nothing is observed until the first
@@ -53,7 +56,7 @@ public class NotificationBroadcaster<Event: Sendable>: Broadcaster<Event> {
       decode: decode,
       observerCount: observers
     )
-    super.init(source: source)
+    broadcaster = Broadcaster(source: source)
   }
 
   /// The number of NotificationCenter observers this broadcaster has registered: one per name while connected,
@@ -61,8 +64,53 @@ public class NotificationBroadcaster<Event: Sendable>: Broadcaster<Event> {
   public var observerCount: Int {
     observers.withLock { $0 }
   }
+
+  /// Whether the notifications are observed. See ``Broadcaster/isConnected``.
+  public var isConnected: Bool { broadcaster.isConnected }
+
+  /// How many times the observers were added. See ``Broadcaster/connectCount``.
+  public var connectCount: Int { broadcaster.connectCount }
+
+  /// How many times the observers were removed. See ``Broadcaster/disconnectCount``.
+  public var disconnectCount: Int { broadcaster.disconnectCount }
+
+  /// The number of live subscribers. See ``Broadcaster/subscriberCount``.
+  public var subscriberCount: Int { broadcaster.subscriberCount }
+
+  /// How many notifications arrived while connected. See ``Broadcaster/upstreamEventCount``.
+  public var upstreamEventCount: Int { broadcaster.upstreamEventCount }
+
+  /// How many notifications could not be decoded and were dropped. See ``Broadcaster/decodeFailureCount``.
+  public var decodeFailureCount: Int { broadcaster.decodeFailureCount }
+
+  /// A hook called with every notification that could not be decoded. See ``Broadcaster/onDecodeFailure``.
+  public var onDecodeFailure: (@Sendable (DecodeFailure) -> Void)? {
+    get { broadcaster.onDecodeFailure }
+    set { broadcaster.onDecodeFailure = newValue }
+  }
+
+  public func _subscribe<Responder: AnyObject & Sendable>(
+    _ responder: Responder,
+    on context: DeliveryContext,
+    at callSite: CallSite,
+    _ handler: @escaping @Sendable (Responder, Event) -> Void
+  ) -> ResponderSubscription {
+    broadcaster._subscribe(responder, on: context, at: callSite, handler)
+  }
+
+  public func _subscribe(
+    on context: DeliveryContext,
+    at callSite: CallSite,
+    _ handler: @escaping @Sendable (Event) -> Void
+  ) -> EventSubscription {
+    broadcaster._subscribe(on: context, at: callSite, handler)
+  }
 }
 
-// Adds only immutable Sendable properties to `Broadcaster` (whose state is behind its locks); the observer count is
-// behind its own lock.
-extension NotificationBroadcaster: @unchecked Sendable {}
+extension NotificationBroadcaster: CustomDebugStringConvertible {
+  /// The observed names, then the broadcaster's connection state and subscriptions.
+  public var debugDescription: String {
+    "NotificationBroadcaster<\(Event.self)> observing \(names.map(\.rawValue).joined(separator: ", "))\n"
+      + broadcaster.debugDescription
+  }
+}

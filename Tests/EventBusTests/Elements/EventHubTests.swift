@@ -3,7 +3,7 @@ import Testing
 
 @testable import EventBus
 
-@Suite struct EventBusHubTests {
+@Suite struct EventHubTests {
   struct SignedIn: Sendable, Equatable { let id: Int }
   struct SignedOut: Sendable, Equatable {}
 
@@ -55,7 +55,7 @@ import Testing
     #expect(LiveObjects.count("Output", for: Unheard.self) == 0)
   }
 
-  @Test func channelIsCreatedByTheFirstSubscriptionAndReleasedWithTheLastToken() {
+  @Test(.countsLiveObjects) func channelIsCreatedByTheFirstSubscriptionAndReleasedWithTheLastToken() {
     struct Probe: Sendable {}
     let bus = EventHub()
     do {

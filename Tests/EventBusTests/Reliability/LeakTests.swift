@@ -115,7 +115,7 @@ import Testing
     }
   }
 
-  @Test func cancelledTokenStillHeldReleasesItsHandlerAndLeavesOnlyTheOutput() {
+  @Test(.countsLiveObjects) func cancelledTokenStillHeldReleasesItsHandlerAndLeavesOnlyTheOutput() {
     struct Event: Sendable {}
     let output = Output<Event>()
     weak var captured: LifetimeProbe?
@@ -162,7 +162,7 @@ import Testing
     expectNoLiveObjects(for: Event.self)
   }
 
-  @Test func subscribeCancelCyclesLeaveNoLiveObjects() {
+  @Test(.countsLiveObjects) func subscribeCancelCyclesLeaveNoLiveObjects() {
     // 100 000 cycles of every kind of subscription, cancelled every way, on one output; then the output goes too.
     struct Event: Sendable {}
     let cycles = stress(100_000)
