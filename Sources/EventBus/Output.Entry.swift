@@ -115,7 +115,7 @@ extension Output {
   }
 
   /// A responder-owned subscription's entry: holds the responder weakly.
-  final class ResponderEntry<Responder: AnyObject>: Entry {
+  final class ResponderEntry<Responder: AnyObject & Sendable>: Entry {
     private weak var responder: Responder?
     private let handler: @Sendable (Responder, Event) -> Void
 
@@ -152,6 +152,6 @@ extension Output.Entry: @unchecked Sendable {}
 // The handler is immutable and `@Sendable`; the rest is the base entry's.
 extension Output.HandlerEntry: @unchecked Sendable {}
 
-// The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread. The
-// responder itself is handed to the handler on the delivery context the subscriber chose.
+// The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread, to a
+// `Sendable` responder. Unchecked only because the base entry is.
 extension Output.ResponderEntry: @unchecked Sendable {}

@@ -20,7 +20,7 @@
 /// on the thread that stopped, not even an event already on its way (a replayed one, or one queued for another
 /// context), and nothing sent afterwards reaches it anywhere. As with ``EventSubscription/cancel()``, a handler already
 /// running on another thread may finish; it is never waited for.
-public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendable>: Observer {
+public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendable>: Observer, Sendable {
   private struct State {
     /// Increases on every start and stop, so a start that raced a stop can tell that it lost.
     var generation: UInt64 = 0
@@ -28,7 +28,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
     var subscription: ResponderSubscription?
   }
 
-  private weak var weakResponder: Responder?
+  private weak let weakResponder: Responder?
   /// Subscribes the responder; the handler it installs delivers only while the given predicate holds.
   private let subscribe: @Sendable (Responder, _ isCurrent: @escaping @Sendable () -> Bool) -> ResponderSubscription
   private let state = LockedState(State())
@@ -192,11 +192,6 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
     state.withLock { $0.isStarted && $0.generation == generation }
   }
 }
-
-// `state` is guarded by its lock. The responder is a weak reference (safe to read from any thread) that is handed
-// only to the handler, on the delivery context the subscriber chose, exactly as `Output` does. `subscribe` is an
-// immutable `@Sendable` closure.
-extension EventObserver: @unchecked Sendable {}
 
 // A function rather than a closure: a closure here would capture the responder's metatype, which is not Sendable.
 @Sendable
