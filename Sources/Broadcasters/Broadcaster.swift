@@ -14,7 +14,7 @@ import EventBus
 /// token.cancel()
 /// ```
 ///
-/// ## Connection (DESIGN.md G9)
+/// ## Connection (G9)
 /// The broadcaster holds exactly one upstream connection while it has a subscriber, none when it has none, and never
 /// two at once, under concurrent subscribe, cancel and deinit too: one thread at a time starts or stops the source,
 /// with no lock held, and re-reads the membership until the connection matches it. A subscribe from inside the
@@ -102,7 +102,7 @@ public final class Broadcaster<Event: Sendable>: EventStream, Sendable {
     fanOut.upstreamEventCount
   }
 
-  /// How many upstream payloads could not be decoded and were dropped (DESIGN.md G10).
+  /// How many upstream payloads could not be decoded and were dropped (G10).
   public var decodeFailureCount: Int {
     fanOut.decodeFailureCount
   }

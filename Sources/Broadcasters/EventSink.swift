@@ -15,7 +15,7 @@ public struct EventSink<Event: Sendable>: Sendable {
   /// Delivers `event` to every subscriber of the broadcaster.
   ///
   /// Events sent concurrently are delivered one at a time, in the order the broadcaster's output receives them
-  /// (DESIGN.md G2); a `send` from inside a handler is queued, not recursive (G3).
+  /// (G2); a `send` from inside a handler is queued, not recursive (G3).
   ///
   /// - Parameter event: The decoded event.
   /// - Complexity: O(*n*) for *n* subscribers.
