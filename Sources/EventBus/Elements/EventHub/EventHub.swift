@@ -239,6 +239,26 @@ extension EventHub {
   }
 }
 
+extension EventHub {
+  /// Unavailable: a ``MainActorEventResponder`` handles events on the main actor, so it is subscribed with
+  /// `subscribe(type, responder)` (which delivers on `.main`), never on `.immediate` or a queue, `.queue(.main)`
+  /// included.
+  @available(
+    *, unavailable,
+    message: "a MainActorEventResponder runs on the main actor: subscribe it with subscribe(type, responder)"
+  )
+  @discardableResult
+  public func subscribe<Responder: MainActorEventResponder>(
+    _ type: Responder.Event.Type,
+    _ responder: Responder,
+    on context: DeliveryContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event: Sendable {
+    subscribe(type, responder, fileID: fileID, line: line)
+  }
+}
+
 // MARK: - Channels
 
 extension EventHub {
