@@ -48,7 +48,7 @@ extension Documentation {
       // snippet: getting-started-subscribe
       let viewModel = ProfileViewModel()
       let screen = ProfileScreen()
-      viewModel.output.subscribe(screen)  // held weakly; handle(event:) runs on the main actor
+      viewModel.output.subscribe(screen)  // held weakly
 
       viewModel.load()
       // screen.title == "Ada Lovelace", screen.isSpinnerVisible == false
