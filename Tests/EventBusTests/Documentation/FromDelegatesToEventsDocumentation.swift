@@ -219,7 +219,7 @@ extension Documentation {
       // end-snippet
 
       // snippet: delegates-binding-view-model
-      final class SignInViewModel: EventResponder, Sendable {
+      final class SignInViewModel: EventResponder {
         let output = Output<ViewModelEvent>()
 
         func handle(event: ViewEvent) {

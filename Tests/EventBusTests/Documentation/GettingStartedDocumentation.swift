@@ -154,18 +154,16 @@ extension Documentation {
       #expect(analytics.failures == 2)
     }
 
-    @Test func aSendableResponderCountsEventsSentFromManyThreadsTogether() async {
+    @Test func theLockedCounterCountsEveryEventSentFromManyThreadsTogether() {
       let viewModel = ProfileViewModel()
       let analytics = ProfileAnalytics()
       viewModel.output.subscribe(analytics)
-      await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<8 {
-          group.addTask {
-            for _ in 0..<1_000 { viewModel.output.send(.failed(message: "offline")) }
-          }
-        }
+      let sends = stress(1_000)
+      let finished = runConcurrently(threads: 4) { _ in
+        for _ in 0..<sends { viewModel.output.send(.failed(message: "offline")) }
       }
-      #expect(analytics.failures == 8_000)
+      guard finished else { return }
+      #expect(analytics.failures == 4 * sends)
     }
   }
 }
