@@ -105,7 +105,7 @@ extension Documentation {
     final class ProfileAnalytics: EventResponder {
       // handle(event:) runs on whichever thread calls send, so the count is behind a lock.
       private let lock = NSLock()
-      private nonisolated(unsafe) var failureCount = 0  // read and written only while holding `lock`
+      private nonisolated(unsafe) var failureCount = 0  // guarded by `lock`
 
       var failures: Int { lock.withLock { failureCount } }
 

@@ -97,10 +97,15 @@ extension Documentation {
       }
 
       func startObserving() {
-        guard subscriptions.isEmpty, screen != nil else { return }  // idempotent; dead screen: stay stopped
+        // Idempotent; a screen that is gone stays stopped.
+        guard subscriptions.isEmpty, screen != nil else { return }
         subscriptions = [
-          email.text.subscribe(self, on: .main) { observer, text in observer.update(email: text) },
-          password.text.subscribe(self, on: .main) { observer, text in observer.update(password: text) },
+          email.text.subscribe(self, on: .main) { observer, text in
+            observer.update(email: text)
+          },
+          password.text.subscribe(self, on: .main) { observer, text in
+            observer.update(password: text)
+          },
         ]
       }
 
@@ -131,7 +136,8 @@ extension Documentation {
       screen.emailField.type("ada@example.com")
       screen.passwordField.type("analytical")
       session.signIn(as: "Ada")
-      // on the main actor: screen.buttonLift == 260, screen.isSignInEnabled, screen.greeting == "Welcome, Ada"
+      // on the main actor: screen.buttonLift == 260, screen.isSignInEnabled,
+      // screen.greeting == "Welcome, Ada"
       // end-snippet
       await Documentation.mainQueueRoundTrip()
       #expect(screen.greeting == "Welcome, Ada")
@@ -188,7 +194,7 @@ extension Documentation {
     final class SignInAnalytics: EventResponder {
       // handle(event:) runs on whichever thread sends, so the count is behind a lock.
       private let lock = NSLock()
-      private nonisolated(unsafe) var signInCount = 0  // read and written only while holding `lock`
+      private nonisolated(unsafe) var signInCount = 0  // guarded by `lock`
 
       var signIns: Int { lock.withLock { signInCount } }
 

@@ -11,7 +11,7 @@ extension Documentation {
     final class Transcript: Sendable {
       // Handlers may run on any thread, so the lines are behind a lock.
       private let lock = NSLock()
-      private nonisolated(unsafe) var recorded: [String] = []  // read and written only while holding `lock`
+      private nonisolated(unsafe) var recorded: [String] = []  // guarded by `lock`
 
       var lines: [String] { lock.withLock { recorded } }
 
@@ -43,7 +43,8 @@ extension Documentation {
     final class Counter: Sendable {
       // The handler runs on whichever thread delivers, so the numbers are behind a lock.
       private let lock = NSLock()
-      private nonisolated(unsafe) var numbers = (received: 0, running: 0, overlaps: 0)  // only touched holding `lock`
+      // Guarded by `lock`:
+      private nonisolated(unsafe) var numbers = (received: 0, running: 0, overlaps: 0)
 
       var received: Int { lock.withLock { numbers.received } }
       var overlaps: Int { lock.withLock { numbers.overlaps } }

@@ -81,7 +81,7 @@ enum RefreshProfileUseCaseExample {
   final class Analytics: EventResponder {
     // handle(event:) runs on whichever thread runs the use case, so the count is behind a lock.
     private let lock = NSLock()
-    private nonisolated(unsafe) var failureCount = 0  // read and written only while holding `lock`
+    private nonisolated(unsafe) var failureCount = 0  // guarded by `lock`
 
     var failures: Int { lock.withLock { failureCount } }
 
