@@ -16,7 +16,7 @@ extension Documentation {
     // MARK: Screens
 
     // snippet: coordinators-edit-screen
-    final class UserEditScreen {
+    @MainActor final class UserEditScreen {
       enum Event: Sendable {
         case nameChanged(String)
         case changeCityTapped
@@ -27,7 +27,7 @@ extension Documentation {
       private(set) var shownUser: User?
 
       init(user: some EventStream<User>) {
-        user.subscribe(self) { screen, user in screen.shownUser = user }
+        user.subscribe(self, on: .main) { screen, user in screen.shownUser = user }
       }
 
       // What the user does.
@@ -38,7 +38,7 @@ extension Documentation {
     // end-snippet
 
     // snippet: coordinators-picker-screen
-    final class CityPickerScreen {
+    @MainActor final class CityPickerScreen {
       enum Event: Sendable {
         case picked(String)
         case cancelled
@@ -48,7 +48,7 @@ extension Documentation {
       private(set) var highlightedCity: String?
 
       init(user: some EventStream<User>) {
-        user.subscribe(self) { screen, user in screen.highlightedCity = user.city }
+        user.subscribe(self, on: .main) { screen, user in screen.highlightedCity = user.city }
       }
 
       func pick(_ city: String) { output.send(.picked(city)) }
@@ -59,7 +59,7 @@ extension Documentation {
     // MARK: The coordinator
 
     // snippet: coordinators-coordinator
-    final class EditProfileCoordinator {
+    @MainActor final class EditProfileCoordinator {
       enum Event: Sendable, Equatable {
         case finished(User)
       }
@@ -78,7 +78,7 @@ extension Documentation {
 
       func start() {
         let editScreen = UserEditScreen(user: userUpdates.readOnly)
-        editScreen.output.subscribe(self) { coordinator, event in coordinator.handle(event) }
+        editScreen.output.subscribe(self, on: .main) { coordinator, event in coordinator.handle(event) }
         screens.append(editScreen)
       }
 
@@ -88,7 +88,7 @@ extension Documentation {
           user.name = name
         case .changeCityTapped:
           let picker = CityPickerScreen(user: userUpdates.readOnly)
-          picker.output.subscribe(self) { coordinator, event in coordinator.handle(event) }
+          picker.output.subscribe(self, on: .main) { coordinator, event in coordinator.handle(event) }
           screens.append(picker)
         case .doneTapped:
           screens.removeAll()
@@ -109,13 +109,13 @@ extension Documentation {
     // end-snippet
 
     // snippet: coordinators-app
-    final class App {
+    @MainActor final class App {
       private(set) var savedUsers: [User] = []
       private var coordinator: EditProfileCoordinator?
 
       func editProfile(of user: User) -> EditProfileCoordinator {
         let coordinator = EditProfileCoordinator(user: user)
-        coordinator.output.subscribe(self) { app, event in
+        coordinator.output.subscribe(self, on: .main) { app, event in
           switch event {
           case .finished(let user):
             app.savedUsers.append(user)
@@ -129,7 +129,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test func theCoordinatorRunsTheFlowAndEveryOpenScreenSeesTheUser() throws {
+    @Test @MainActor func theCoordinatorRunsTheFlowAndEveryOpenScreenSeesTheUser() async throws {
       // snippet: coordinators-use
       let app = App()
       let coordinator = app.editProfile(of: User(name: "Ada", city: "London"))
@@ -137,22 +137,30 @@ extension Documentation {
 
       editScreen.type(name: "Ada Lovelace")
       editScreen.tapChangeCity()
+      // end-snippet
+      await Documentation.mainQueueRoundTrip()
+      // snippet: coordinators-use-picker
       let picker = try #require(coordinator.screens.last as? CityPickerScreen)
       // picker.highlightedCity == "London": it started from the current user
 
       picker.pick("Paris")
+      // end-snippet
+      await Documentation.mainQueueRoundTrip()
+      #expect(editScreen.shownUser == User(name: "Ada Lovelace", city: "Paris"))
+      #expect(coordinator.screens.count == 1, "the picker is still open")
+      // snippet: coordinators-use-done
       // editScreen.shownUser == User(name: "Ada Lovelace", city: "Paris"); the picker is closed
 
       editScreen.tapDone()
       // app.savedUsers == [User(name: "Ada Lovelace", city: "Paris")]
       // end-snippet
-      #expect(editScreen.shownUser == User(name: "Ada Lovelace", city: "Paris"))
+      await Documentation.mainQueueRoundTrip()
       #expect(picker.highlightedCity == "Paris")
       #expect(coordinator.screens.isEmpty)
       #expect(app.savedUsers == [User(name: "Ada Lovelace", city: "Paris")])
     }
 
-    @Test func theFinishedFlowIsReleasedWithItsScreens() throws {
+    @Test @MainActor func theFinishedFlowIsReleasedWithItsScreens() async throws {
       let app = App()
       weak var weakCoordinator: EditProfileCoordinator?
       weak var weakScreen: UserEditScreen?
@@ -162,6 +170,7 @@ extension Documentation {
         weakCoordinator = coordinator
         weakScreen = editScreen
         editScreen.tapDone()
+        await Documentation.mainQueueRoundTrip()
       }
       #expect(weakCoordinator == nil)
       #expect(weakScreen == nil)
@@ -198,7 +207,7 @@ extension Documentation {
     // end-snippet
 
     // snippet: coordinators-use-case-listeners
-    final class ProfileHeader: EventResponder {
+    @MainActor final class ProfileHeader: MainActorEventResponder {
       private(set) var title = ""
 
       func handle(event: RefreshProfileUseCase.Event) {
@@ -208,7 +217,7 @@ extension Documentation {
       }
     }
 
-    final class RefreshSpinner: EventResponder {
+    @MainActor final class RefreshSpinner: MainActorEventResponder {
       private(set) var isSpinning = false
 
       func handle(event: RefreshProfileUseCase.Event) {
@@ -217,7 +226,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test func everyInterestedObjectHearsTheResult() {
+    @Test @MainActor func everyInterestedObjectHearsTheResult() async {
       // snippet: coordinators-use-case-use
       let refresh = RefreshProfileUseCase { User(name: "Ada Lovelace", city: "London") }
       let header = ProfileHeader()
@@ -225,9 +234,10 @@ extension Documentation {
       refresh.events.subscribe(header)
       refresh.events.subscribe(spinner)
 
-      refresh.run()  // whoever calls it, both hear the result
+      refresh.run()  // whoever calls it, both hear the result, on the main actor
       // header.title == "Ada Lovelace", spinner.isSpinning == false
       // end-snippet
+      await Documentation.mainQueueRoundTrip()
       #expect(header.title == "Ada Lovelace")
       #expect(!spinner.isSpinning)
     }
@@ -243,14 +253,14 @@ extension Documentation {
     // end-snippet
 
     // snippet: coordinators-bus-listeners
-    final class CartBadge {
+    @MainActor final class CartBadge {
       private(set) var text = ""
 
       init(bus: EventHub) {
-        bus.subscribe(CartChanged.self, self) { badge, event in
+        bus.subscribe(CartChanged.self, self, on: .main) { badge, event in
           badge.text = event.itemCount == 0 ? "" : "\(event.itemCount)"
         }
-        bus.subscribe(UserSignedOut.self, self) { badge, _ in badge.text = "" }
+        bus.subscribe(UserSignedOut.self, self, on: .main) { badge, _ in badge.text = "" }
       }
     }
 
@@ -267,7 +277,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test func theBusConnectsObjectsThatShareOnlyAnEventType() {
+    @Test @MainActor func theBusConnectsObjectsThatShareOnlyAnEventType() async {
       // snippet: coordinators-bus-use
       let bus = EventHub()  // one per app, injected: there is no shared instance
       let badge = CartBadge(bus: bus)
@@ -279,8 +289,10 @@ extension Documentation {
       bus.post(UserSignedOut())
       // badge.text == ""
       // end-snippet
+      await Documentation.mainQueueRoundTrip()
       #expect(badge.text == "")
       cart.add("Jam")
+      await Documentation.mainQueueRoundTrip()
       #expect(badge.text == "3")
       #expect(bus.subscriberCount(for: CartChanged.self) == 1)
     }

@@ -304,9 +304,7 @@ extension Documentation {
   /// Returns once the main queue has run everything queued on it before this call, including the deliveries that
   /// `.main` subscriptions queued: each subscriber's events are handed to the main queue in order.
   static func mainQueueRoundTrip() async {
-    await withCheckedContinuation { continuation in
-      DispatchQueue.main.async { continuation.resume() }
-    }
+    await EventBusTests.mainQueueRoundTrip()
   }
 
   /// Waits on the main actor, letting the main queue run, until `condition` holds or `timeout` has passed, so that a

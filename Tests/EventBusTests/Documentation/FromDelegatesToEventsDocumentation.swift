@@ -1,4 +1,5 @@
 import EventBus
+import Foundation
 import Testing
 
 // The code of FromDelegatesToEvents.md: one sign-in screen, rewritten four times. Each step lives in its own
@@ -149,7 +150,7 @@ extension Documentation {
       // end-snippet
 
       // snippet: delegates-output-screen
-      final class SignInScreen: EventResponder {
+      @MainActor final class SignInScreen: MainActorEventResponder {
         private(set) var isSpinnerVisible = false
         private(set) var errorText: String?
         private(set) var greeting: String?
@@ -167,18 +168,22 @@ extension Documentation {
       }
 
       final class SignInAnalytics: EventResponder {
-        private(set) var failures = 0
+        // handle(event:) runs on whichever thread calls send, so the count is behind a lock.
+        private let lock = NSLock()
+        private nonisolated(unsafe) var failureCount = 0  // guarded by `lock`
+
+        var failures: Int { lock.withLock { failureCount } }
 
         func handle(event: SignInEvent) {
           if case .failed = event {
-            failures += 1
+            lock.withLock { failureCount += 1 }
           }
         }
       }
       // end-snippet
     }
 
-    @Test func everyListenerHearsEveryEvent() {
+    @Test @MainActor func everyListenerHearsEveryEvent() async {
       typealias SignInViewModel = OutputStep.SignInViewModel
       typealias SignInScreen = OutputStep.SignInScreen
       typealias SignInAnalytics = OutputStep.SignInAnalytics
@@ -190,10 +195,11 @@ extension Documentation {
       viewModel.output.subscribe(analytics)
 
       viewModel.signIn(user: "ada", password: "")
-      // screen.errorText == "Enter your password", analytics.failures == 1
+      // analytics.failures == 1; on the main actor: screen.errorText == "Enter your password"
       // end-snippet
-      #expect(screen.errorText == "Enter your password")
       #expect(analytics.failures == 1)
+      await Documentation.mainQueueRoundTrip()
+      #expect(screen.errorText == "Enter your password")
       #expect(!screen.isSpinnerVisible)
     }
 
@@ -213,7 +219,7 @@ extension Documentation {
       // end-snippet
 
       // snippet: delegates-binding-view-model
-      final class SignInViewModel: EventResponder, Sendable {
+      final class SignInViewModel: EventResponder {
         let output = Output<ViewModelEvent>()
 
         func handle(event: ViewEvent) {

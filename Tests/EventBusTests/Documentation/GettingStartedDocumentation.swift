@@ -1,4 +1,5 @@
 import EventBus
+import Foundation
 import Testing
 
 // The code of GettingStarted.md. Plain `import EventBus` (not `@testable`): the article may use public API only.
@@ -26,7 +27,7 @@ extension Documentation {
     // end-snippet
 
     // snippet: getting-started-responder
-    final class ProfileScreen: EventResponder {
+    @MainActor final class ProfileScreen: MainActorEventResponder {
       private(set) var title = ""
       private(set) var isSpinnerVisible = false
 
@@ -43,7 +44,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test func theScreenRendersWhatTheViewModelSends() {
+    @Test @MainActor func theScreenRendersWhatTheViewModelSends() async {
       // snippet: getting-started-subscribe
       let viewModel = ProfileViewModel()
       let screen = ProfileScreen()
@@ -52,11 +53,12 @@ extension Documentation {
       viewModel.load()
       // screen.title == "Ada Lovelace", screen.isSpinnerVisible == false
       // end-snippet
+      await Documentation.mainQueueRoundTrip()
       #expect(screen.title == "Ada Lovelace")
       #expect(!screen.isSpinnerVisible)
     }
 
-    @Test func theSubscriptionEndsWithTheScreen() {
+    @Test @MainActor func theSubscriptionEndsWithTheScreen() async {
       // snippet: getting-started-weak
       let viewModel = ProfileViewModel()
       var screen: ProfileScreen? = ProfileScreen()
@@ -68,43 +70,48 @@ extension Documentation {
       // end-snippet
       #expect(viewModel.output.subscriberCount == 0)
       viewModel.load()
+      await Documentation.mainQueueRoundTrip()
+      #expect(viewModel.output.subscriberCount == 0)
     }
 
     // snippet: getting-started-toolbar
-    final class Toolbar {
+    @MainActor final class Toolbar {
       var isRefreshEnabled = true
     }
     // end-snippet
 
-    @Test func aClosureReceivesTheResponder() {
+    @Test @MainActor func aClosureReceivesTheResponder() async {
       let viewModel = ProfileViewModel()
       let toolbar = Toolbar()
       // snippet: getting-started-closure
-      viewModel.output.subscribe(toolbar) { toolbar, event in
+      viewModel.output.subscribe(toolbar, on: .main) { toolbar, event in
         if case .loading(let isLoading) = event {
           toolbar.isRefreshEnabled = !isLoading
         }
       }
       // end-snippet
-      // Subscribers run in subscription order: this one sees the toolbar after each event.
-      final class Probe {
-        let toolbar: Toolbar
-        var states: [Bool] = []
-        init(_ toolbar: Toolbar) { self.toolbar = toolbar }
-      }
-      let probe = Probe(toolbar)
-      viewModel.output.subscribe(probe) { probe, _ in probe.states.append(probe.toolbar.isRefreshEnabled) }
-      viewModel.load()
-      #expect(probe.states == [false, false, true])
+      viewModel.output.send(.loading(true))
+      await Documentation.mainQueueRoundTrip()
+      #expect(!toolbar.isRefreshEnabled)
+      viewModel.output.send(.loaded(name: "Ada Lovelace"))
+      await Documentation.mainQueueRoundTrip()
+      #expect(!toolbar.isRefreshEnabled, "an event other than .loading changed the toolbar")
+      viewModel.output.send(.loading(false))
+      await Documentation.mainQueueRoundTrip()
+      #expect(toolbar.isRefreshEnabled)
     }
 
-    // snippet: getting-started-main-actor
-    @MainActor final class ProfileView: MainActorEventResponder {
-      private(set) var title = ""
+    // snippet: getting-started-sendable-responder
+    final class ProfileAnalytics: EventResponder {
+      // handle(event:) runs on whichever thread calls send, so the count is behind a lock.
+      private let lock = NSLock()
+      private nonisolated(unsafe) var failureCount = 0  // guarded by `lock`
+
+      var failures: Int { lock.withLock { failureCount } }
 
       func handle(event: ProfileEvent) {
-        if case .loaded(let name) = event {
-          title = name
+        if case .failed = event {
+          lock.withLock { failureCount += 1 }
         }
       }
     }
@@ -117,11 +124,11 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func mainActorDelivery() async {
+    @Test @MainActor func anyThreadAndMainActorDelivery() async {
       // snippet: getting-started-main-actor-subscribe
       let viewModel = ProfileViewModel()
-      let view = ProfileView()
-      viewModel.output.subscribe(view)  // handle(event:) runs on the main actor
+      let analytics = ProfileAnalytics()
+      viewModel.output.subscribe(analytics)  // handle(event:) runs on the thread that sends
 
       let banner = ErrorBanner()
       let subscription = viewModel.output.subscribe(on: .main) { event in
@@ -132,10 +139,10 @@ extension Documentation {
 
       viewModel.load()
       viewModel.output.send(.failed(message: "offline"))
-      // view.title == "Ada Lovelace", banner.message == "offline"
+      // analytics.failures == 1, banner.message == "offline"
       // end-snippet
+      #expect(analytics.failures == 1, "an .immediate responder ran after send returned")
       await Documentation.mainQueueRoundTrip()
-      #expect(view.title == "Ada Lovelace")
       #expect(banner.message == "offline")
 
       // snippet: getting-started-cancel
@@ -144,6 +151,19 @@ extension Documentation {
       viewModel.output.send(.failed(message: "later"))
       await Documentation.mainQueueRoundTrip()
       #expect(banner.message == "offline")
+      #expect(analytics.failures == 2)
+    }
+
+    @Test func theLockedCounterCountsEveryEventSentFromManyThreadsTogether() {
+      let viewModel = ProfileViewModel()
+      let analytics = ProfileAnalytics()
+      viewModel.output.subscribe(analytics)
+      let sends = stress(1_000)
+      let finished = runConcurrently(threads: 4) { _ in
+        for _ in 0..<sends { viewModel.output.send(.failed(message: "offline")) }
+      }
+      guard finished else { return }
+      #expect(analytics.failures == 4 * sends)
     }
   }
 }

@@ -1,4 +1,5 @@
 import EventBus
+import Foundation
 import Testing
 
 // The code of ObserversAndComposition.md: a sign-in screen with one observer per concern.
@@ -41,7 +42,7 @@ extension Documentation {
     // MARK: The screen
 
     // snippet: observers-screen
-    final class SignInScreen {
+    @MainActor final class SignInScreen {
       let emailField = TextField()
       let passwordField = TextField()
       private(set) var greeting: String?
@@ -52,7 +53,7 @@ extension Documentation {
       init(session: Session, keyboard: ReadOnlyOutput<KeyboardEvent>) {
         // Concern 1: who is signed in.
         observers.add(
-          EventObserver(session.events, responder: self) { screen, event in
+          EventObserver(session.events, responder: self, on: .main) { screen, event in
             switch event {
             case .signedIn(let userName): screen.greeting = "Welcome, \(userName)"
             case .signedOut: screen.greeting = nil
@@ -65,7 +66,7 @@ extension Documentation {
           return 0
         }
         observers.add(
-          EventObserver(lift.removeDuplicates(), responder: self) { screen, lift in
+          EventObserver(lift.removeDuplicates(), responder: self, on: .main) { screen, lift in
             screen.buttonLift = lift
           })
 
@@ -82,7 +83,7 @@ extension Documentation {
 
     // snippet: observers-custom
     /// Enables the sign-in button when both fields are filled in.
-    final class SignInFormObserver: Observer {
+    @MainActor final class SignInFormObserver: @preconcurrency Observer {
       private let email: TextField
       private let password: TextField
       private weak var screen: SignInScreen?
@@ -96,10 +97,15 @@ extension Documentation {
       }
 
       func startObserving() {
-        guard subscriptions.isEmpty, screen != nil else { return }  // idempotent; dead screen: stay stopped
+        // Idempotent; a screen that is gone stays stopped.
+        guard subscriptions.isEmpty, screen != nil else { return }
         subscriptions = [
-          email.text.subscribe(self) { observer, text in observer.update(email: text) },
-          password.text.subscribe(self) { observer, text in observer.update(password: text) },
+          email.text.subscribe(self, on: .main) { observer, text in
+            observer.update(email: text)
+          },
+          password.text.subscribe(self, on: .main) { observer, text in
+            observer.update(password: text)
+          },
         ]
       }
 
@@ -119,7 +125,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test func theScreenReceivesOnlyProcessedEventsWhileVisible() {
+    @Test @MainActor func theScreenReceivesOnlyProcessedEventsWhileVisible() async {
       // snippet: observers-use
       let session = Session()
       let keyboard = Output<KeyboardEvent>()
@@ -130,36 +136,46 @@ extension Documentation {
       screen.emailField.type("ada@example.com")
       screen.passwordField.type("analytical")
       session.signIn(as: "Ada")
-      // screen.buttonLift == 260, screen.isSignInEnabled, screen.greeting == "Welcome, Ada"
-
+      // on the main actor: screen.buttonLift == 260, screen.isSignInEnabled,
+      // screen.greeting == "Welcome, Ada"
+      // end-snippet
+      await Documentation.mainQueueRoundTrip()
+      #expect(screen.greeting == "Welcome, Ada")
+      #expect(screen.isSignInEnabled)
+      #expect(screen.buttonLift == 260)
+      // snippet: observers-disappear
       screen.didDisappear()
       keyboard.send(.willHide)
       // screen.buttonLift == 260: a screen that is not visible hears nothing
       // end-snippet
-      #expect(screen.greeting == "Welcome, Ada")
-      #expect(screen.isSignInEnabled)
+      await Documentation.mainQueueRoundTrip()
       #expect(screen.buttonLift == 260)
       #expect(keyboard.subscriberCount == 0)
+      #expect(screen.emailField.text.subscriberCount == 0)
     }
 
-    @Test func restartingCatchesUpThroughReplayAndDoesNotDoubleDeliveries() {
+    @Test @MainActor func restartingCatchesUpThroughReplayAndDoesNotDoubleDeliveries() async {
       let session = Session()
       let keyboard = Output<KeyboardEvent>()
       let screen = SignInScreen(session: session, keyboard: keyboard.readOnly)
       screen.didAppear()
+      await Documentation.mainQueueRoundTrip()
       screen.didDisappear()
       session.signIn(as: "Ada")
+      await Documentation.mainQueueRoundTrip()
       #expect(screen.greeting == nil)
       // snippet: observers-restart
-      screen.didAppear()  // the session replays its current state: the greeting is up to date at once
+      screen.didAppear()  // the session replays its current state to the screen: the greeting catches up
       screen.didAppear()  // starting twice changes nothing
       // end-snippet
+      await Documentation.mainQueueRoundTrip()
       #expect(screen.greeting == "Welcome, Ada")
       #expect(session.events.subscriberCount == 1)
       #expect(keyboard.subscriberCount == 1)
+      #expect(screen.emailField.text.subscriberCount == 1)
     }
 
-    @Test func theObserversGoAwayWithTheScreen() {
+    @Test @MainActor func theObserversGoAwayWithTheScreen() {
       let session = Session()
       let keyboard = Output<KeyboardEvent>()
       do {
@@ -176,11 +192,15 @@ extension Documentation {
 
     // snippet: observers-responder
     final class SignInAnalytics: EventResponder {
-      private(set) var signIns = 0
+      // handle(event:) runs on whichever thread sends, so the count is behind a lock.
+      private let lock = NSLock()
+      private nonisolated(unsafe) var signInCount = 0  // guarded by `lock`
+
+      var signIns: Int { lock.withLock { signInCount } }
 
       func handle(event: SessionEvent) {
         if case .signedIn = event {
-          signIns += 1
+          lock.withLock { signInCount += 1 }
         }
       }
     }
@@ -220,15 +240,15 @@ extension Documentation {
 
     // MARK: Teardown
 
-    final class ProfileScreen {
+    @MainActor final class ProfileScreen {
       var names: [String] = []
     }
 
-    @Test func anObserverStopsItselfWhenItsResponderGoesAway() {
+    @Test @MainActor func anObserverStopsItselfWhenItsResponderGoesAway() {
       let session = Session()
       // snippet: observers-teardown
       var screen: ProfileScreen? = ProfileScreen()
-      let observer = EventObserver(session.events, responder: screen!) { screen, event in
+      let observer = EventObserver(session.events, responder: screen!, on: .main) { screen, event in
         if case .signedIn(let userName) = event {
           screen.names.append(userName)
         }

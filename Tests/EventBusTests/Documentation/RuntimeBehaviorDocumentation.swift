@@ -1,5 +1,6 @@
 import Dispatch
 import EventBus
+import Foundation
 import Testing
 
 // The code of RuntimeBehavior.md: one short, deterministic example per guarantee, each checked.
@@ -7,8 +8,16 @@ import Testing
 extension Documentation {
   @Suite struct RuntimeBehavior {
     // snippet: runtime-transcript
-    final class Transcript {
-      var lines: [String] = []
+    final class Transcript: Sendable {
+      // Handlers may run on any thread, so the lines are behind a lock.
+      private let lock = NSLock()
+      private nonisolated(unsafe) var recorded: [String] = []  // guarded by `lock`
+
+      var lines: [String] { lock.withLock { recorded } }
+
+      func append(_ line: String) {
+        lock.withLock { recorded.append(line) }
+      }
     }
     // end-snippet
 
@@ -18,8 +27,8 @@ extension Documentation {
       // snippet: runtime-order
       let output = Output<String>()
       let transcript = Transcript()
-      output.subscribe(transcript) { transcript, event in transcript.lines.append("first: \(event)") }
-      output.subscribe(transcript) { transcript, event in transcript.lines.append("second: \(event)") }
+      output.subscribe(transcript) { transcript, event in transcript.append("first: \(event)") }
+      output.subscribe(transcript) { transcript, event in transcript.append("second: \(event)") }
 
       output.send("a")
       output.send("b")
@@ -31,10 +40,26 @@ extension Documentation {
     // MARK: G2 serialized
 
     // snippet: runtime-serialized-counter
-    final class Counter {
-      var received = 0
-      var isInsideHandler = false
-      var overlaps = 0
+    final class Counter: Sendable {
+      // The handler runs on whichever thread delivers, so the numbers are behind a lock.
+      private let lock = NSLock()
+      // Guarded by `lock`:
+      private nonisolated(unsafe) var numbers = (received: 0, running: 0, overlaps: 0)
+
+      var received: Int { lock.withLock { numbers.received } }
+      var overlaps: Int { lock.withLock { numbers.overlaps } }
+
+      func handlerBegan() {
+        lock.withLock {
+          numbers.received += 1
+          numbers.running += 1
+          if numbers.running > 1 { numbers.overlaps += 1 }
+        }
+      }
+
+      func handlerEnded() {
+        lock.withLock { numbers.running -= 1 }
+      }
     }
     // end-snippet
 
@@ -43,10 +68,8 @@ extension Documentation {
       let output = Output<Int>()
       let counter = Counter()
       output.subscribe(counter) { counter, _ in
-        if counter.isInsideHandler { counter.overlaps += 1 }
-        counter.isInsideHandler = true
-        counter.received += 1
-        counter.isInsideHandler = false
+        counter.handlerBegan()  // counts an overlap if another call of this handler is still running
+        counter.handlerEnded()
       }
 
       DispatchQueue.concurrentPerform(iterations: 4) { _ in
@@ -65,12 +88,12 @@ extension Documentation {
       let output = Output<String>()
       let transcript = Transcript()
       output.subscribe(transcript) { [weak output] transcript, event in
-        transcript.lines.append("first: \(event)")
+        transcript.append("first: \(event)")
         if event == "ping" {
           output?.send("pong")  // queued until "ping" has reached everyone
         }
       }
-      output.subscribe(transcript) { transcript, event in transcript.lines.append("second: \(event)") }
+      output.subscribe(transcript) { transcript, event in transcript.append("second: \(event)") }
 
       output.send("ping")
       // transcript.lines == ["first: ping", "second: ping", "first: pong", "second: pong"]
@@ -86,7 +109,7 @@ extension Documentation {
         if remaining > 0 {
           countdown?.send(remaining - 1)  // 100 000 nested sends, one stack frame deep
         } else {
-          transcript.lines.append("liftoff")
+          transcript.append("liftoff")
         }
       }
       countdown.send(100_000)
@@ -98,17 +121,17 @@ extension Documentation {
     // MARK: G4 cancellation
 
     // snippet: runtime-cancel-onboarding
-    final class OnboardingTip {
+    @MainActor final class OnboardingTip {
       var shown: [String] = []
       var subscription: ResponderSubscription?
     }
     // end-snippet
 
-    @Test func cancellingInsideAHandlerStopsAtOnce() {
+    @Test @MainActor func cancellingInsideAHandlerStopsAtOnce() async {
       // snippet: runtime-cancel-inside
       let tips = Output<String>()
       let tip = OnboardingTip()
-      tip.subscription = tips.subscribe(tip) { tip, text in
+      tip.subscription = tips.subscribe(tip, on: .main) { tip, text in
         tip.shown.append(text)
         tip.subscription?.cancel()  // show the first tip only
       }
@@ -117,6 +140,8 @@ extension Documentation {
       tips.send("Long-press to pin")
       // tip.shown == ["Swipe to archive"]
       // end-snippet
+      await Documentation.waitUntil { !tip.shown.isEmpty }
+      await Documentation.mainQueueRoundTrip()
       #expect(tip.shown == ["Swipe to archive"])
       #expect(tips.subscriberCount == 0)
     }
@@ -127,7 +152,7 @@ extension Documentation {
       let transcript = Transcript()
       let disk = DispatchQueue(label: "disk")
       let subscription = output.subscribe(transcript, on: .queue(disk)) { transcript, event in
-        transcript.lines.append(event)
+        transcript.append(event)
       }
 
       disk.suspend()  // hold the queue so that the events wait in it
@@ -148,9 +173,9 @@ extension Documentation {
       let output = Output<Int>()
       let transcript = Transcript()
       output.subscribe(transcript) { [weak output] transcript, event in
-        transcript.lines.append("first: \(event)")
+        transcript.append("first: \(event)")
         if event == 1 {
-          output?.subscribe(transcript) { transcript, event in transcript.lines.append("late: \(event)") }
+          output?.subscribe(transcript) { transcript, event in transcript.append("late: \(event)") }
         }
       }
 
@@ -164,21 +189,22 @@ extension Documentation {
     // MARK: G6 weak responders
 
     // snippet: runtime-weak-screen
-    final class DetailScreen {
+    @MainActor final class DetailScreen {
       var titles: [String] = []
     }
     // end-snippet
 
-    @Test func aResponderIsNeverKeptAliveAndNeverCalledAfterDeinit() {
+    @Test @MainActor func aResponderIsNeverKeptAliveAndNeverCalledAfterDeinit() async {
       // snippet: runtime-weak
       let titles = Output<String>()
       var screen: DetailScreen? = DetailScreen()
-      titles.subscribe(screen!) { screen, title in screen.titles.append(title) }
+      titles.subscribe(screen!, on: .main) { screen, title in screen.titles.append(title) }
 
       screen = nil  // the subscription does not keep the screen alive: it deinitialises here
-      titles.send("Inbox")  // finds the responder gone and removes its subscription
+      titles.send("Inbox")  // never reaches the screen; the output removes its subscription
       // titles.subscriberCount == 0
       // end-snippet
+      await Documentation.mainQueueRoundTrip()
       #expect(titles.subscriberCount == 0)
     }
 
@@ -189,8 +215,9 @@ extension Documentation {
       let output = Output<Int>()
       let counter = Counter()
       output.subscribe(counter) { [weak output] counter, _ in
-        counter.received += 1
+        counter.handlerBegan()
         _ = output?.subscriberCount  // a handler may call anything, even this output
+        counter.handlerEnded()
       }
 
       DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -214,7 +241,7 @@ extension Documentation {
       let transcript = Transcript()
       let workers = DispatchQueue(label: "workers", attributes: .concurrent)
       output.subscribe(transcript, on: .queue(workers)) { transcript, value in
-        transcript.lines.append("\(value)")
+        transcript.append("\(value)")
       }
 
       for value in 1...5 { output.send(value) }
@@ -253,23 +280,25 @@ extension Documentation {
       case signedIn(userID: Int)
     }
 
-    final class AccountBadge {
+    @MainActor final class AccountBadge {
       var states: [SessionState] = []
     }
 
-    @Test func aLateSubscriberFirstReceivesTheReplayWindow() {
+    @Test @MainActor func aLateSubscriberFirstReceivesTheReplayWindow() async {
       // snippet: runtime-replay
       let session = Output<SessionState>(replay: 1)
       session.send(.signedOut)
       session.send(.signedIn(userID: 7))
 
       let badge = AccountBadge()
-      session.subscribe(badge) { badge, state in badge.states.append(state) }
-      // badge.states == [.signedIn(userID: 7)]: the latest state, before subscribe returns
+      session.subscribe(badge, on: .main) { badge, state in badge.states.append(state) }
+      // badge.states == [.signedIn(userID: 7)]: the latest state, and only that
 
       session.send(.signedOut)
       // badge.states == [.signedIn(userID: 7), .signedOut]
       // end-snippet
+      await Documentation.waitUntil { badge.states.count == 2 }
+      await Documentation.mainQueueRoundTrip()
       #expect(badge.states == [.signedIn(userID: 7), .signedOut])
     }
 
@@ -326,7 +355,7 @@ extension Documentation {
     @Test func subscriberCountPrunesAndDebugDescriptionSaysWhere() {
       let output = Output<String>()
       let transcript = Transcript()
-      output.subscribe(transcript) { transcript, event in transcript.lines.append(event) }
+      output.subscribe(transcript) { transcript, event in transcript.append(event) }
       // snippet: runtime-debug-description
       let report = output.debugDescription
       // Output<String>: 1 subscriber

@@ -8,6 +8,9 @@
 // picker, close it, finish), and keeps the one true copy of the user in an `Output(replay: 1)`. Every open screen
 // subscribes to that output, so one `send` multicasts the updated user to all of them, and a screen opened later
 // starts with the current value. A closed screen is released, and its subscriptions end with it.
+//
+// The screens and the coordinator are UI: they live on the main actor and subscribe with `on: .main`, so their
+// handlers change their state without a lock.
 
 import EventBus
 
@@ -19,7 +22,7 @@ enum ProfileCoordinatorExample {
 
   // MARK: Screens
 
-  final class UserEditScreen {
+  @MainActor final class UserEditScreen {
     enum Event: Sendable, Equatable {
       case nameChanged(String)
       case changeCityTapped
@@ -30,7 +33,7 @@ enum ProfileCoordinatorExample {
     private(set) var shownUser: User?
 
     init(user: some EventStream<User>) {
-      user.subscribe(self) { screen, user in screen.shownUser = user }
+      user.subscribe(self, on: .main) { screen, user in screen.shownUser = user }
     }
 
     // What the user does.
@@ -39,7 +42,7 @@ enum ProfileCoordinatorExample {
     func tapDone() { output.send(.doneTapped) }
   }
 
-  final class CityPickerScreen {
+  @MainActor final class CityPickerScreen {
     enum Event: Sendable, Equatable {
       case picked(String)
       case cancelled
@@ -52,7 +55,7 @@ enum ProfileCoordinatorExample {
 
     init(cities: [String], user: some EventStream<User>) {
       self.cities = cities
-      user.subscribe(self) { screen, user in screen.highlightedCity = user.city }
+      user.subscribe(self, on: .main) { screen, user in screen.highlightedCity = user.city }
     }
 
     func pick(_ city: String) { output.send(.picked(city)) }
@@ -61,7 +64,7 @@ enum ProfileCoordinatorExample {
 
   // MARK: The coordinator
 
-  final class ProfileCoordinator {
+  @MainActor final class ProfileCoordinator {
     enum Event: Sendable, Equatable {
       case finished(User)
     }
@@ -87,7 +90,7 @@ enum ProfileCoordinatorExample {
 
     func start() {
       let editScreen = UserEditScreen(user: userUpdates.readOnly)
-      editScreen.output.subscribe(self) { coordinator, event in coordinator.handle(event) }
+      editScreen.output.subscribe(self, on: .main) { coordinator, event in coordinator.handle(event) }
       stack.append(editScreen)
     }
 
@@ -97,7 +100,7 @@ enum ProfileCoordinatorExample {
         user.name = name
       case .changeCityTapped:
         let picker = CityPickerScreen(cities: cities, user: userUpdates.readOnly)
-        picker.output.subscribe(self) { coordinator, event in coordinator.handle(event) }
+        picker.output.subscribe(self, on: .main) { coordinator, event in coordinator.handle(event) }
         stack.append(picker)
       case .doneTapped:
         stack.removeAll()

@@ -11,8 +11,13 @@
 // With an output, the use case announces `started`, `finished` and `failed` to everyone who subscribed, whoever
 // triggers it. Each listener subscribes itself, is held weakly, and stops listening when it goes away; the use case
 // never knows who or how many they are.
+//
+// Each listener also chooses where its handler runs. The header and the spinner are UI: they live on the main actor
+// as `MainActorEventResponder`s. Analytics is not: its handler runs on whichever thread runs the use case, so it is
+// `Sendable`, with its counter behind a lock.
 
 import EventBus
+import Foundation
 
 enum RefreshProfileUseCaseExample {
   struct Profile: Sendable, Equatable {
@@ -53,7 +58,7 @@ enum RefreshProfileUseCaseExample {
   // MARK: Three listeners that know nothing of each other
 
   /// Shows the profile's name.
-  final class ProfileHeader: EventResponder {
+  @MainActor final class ProfileHeader: MainActorEventResponder {
     private(set) var title = "…"
 
     func handle(event: RefreshProfileUseCase.Event) {
@@ -64,7 +69,7 @@ enum RefreshProfileUseCaseExample {
   }
 
   /// Visible while a refresh runs.
-  final class Spinner: EventResponder {
+  @MainActor final class Spinner: MainActorEventResponder {
     private(set) var isVisible = false
 
     func handle(event: RefreshProfileUseCase.Event) {
@@ -74,11 +79,15 @@ enum RefreshProfileUseCaseExample {
 
   /// Counts failed refreshes.
   final class Analytics: EventResponder {
-    private(set) var failures = 0
+    // handle(event:) runs on whichever thread runs the use case, so the count is behind a lock.
+    private let lock = NSLock()
+    private nonisolated(unsafe) var failureCount = 0  // guarded by `lock`
+
+    var failures: Int { lock.withLock { failureCount } }
 
     func handle(event: RefreshProfileUseCase.Event) {
       if event == .failed {
-        failures += 1
+        lock.withLock { failureCount += 1 }
       }
     }
   }

@@ -2,14 +2,14 @@ import Testing
 
 @testable import EventBus
 
-@Suite struct RefreshProfileUseCaseExampleTests {
+@Suite @MainActor struct RefreshProfileUseCaseExampleTests {
   typealias Profile = RefreshProfileUseCaseExample.Profile
   typealias RefreshProfileUseCase = RefreshProfileUseCaseExample.RefreshProfileUseCase
   typealias ProfileHeader = RefreshProfileUseCaseExample.ProfileHeader
   typealias Spinner = RefreshProfileUseCaseExample.Spinner
   typealias Analytics = RefreshProfileUseCaseExample.Analytics
 
-  @Test func oneRunReachesEveryInterestedObject() {
+  @Test func oneRunReachesEveryInterestedObject() async {
     let useCase = RefreshProfileUseCase { Profile(name: "Ada") }
     let header = ProfileHeader()
     let spinner = Spinner()
@@ -20,6 +20,8 @@ import Testing
     let recorder = EventRecorder(useCase.events)
 
     useCase.run()
+    #expect(analytics.failures == 0)
+    await mainQueueRoundTrip()
 
     #expect(recorder.events == [.started, .finished(Profile(name: "Ada"))])
     #expect(header.title == "Ada")
@@ -27,7 +29,7 @@ import Testing
     #expect(analytics.failures == 0)
   }
 
-  @Test func aFailureReachesEveryoneToo() {
+  @Test func aFailureReachesEveryoneToo() async {
     let useCase = RefreshProfileUseCase { throw RefreshProfileUseCaseExample.ProfileServiceError() }
     let header = ProfileHeader()
     let analytics = Analytics()
@@ -36,22 +38,25 @@ import Testing
 
     useCase.run()
     useCase.run()
+    #expect(analytics.failures == 2, "an .immediate responder ran after send returned")
+    await mainQueueRoundTrip()
 
     #expect(header.title == "…")
     #expect(analytics.failures == 2)
   }
 
-  @Test func theSpinnerShowsWhenARunStartsAndHidesWhenItFails() {
+  @Test func theSpinnerShowsWhenARunStartsAndHidesWhenItFails() async {
     let useCase = RefreshProfileUseCase { throw RefreshProfileUseCaseExample.ProfileServiceError() }
     let spinner = Spinner()
     spinner.handle(event: .started)
     #expect(spinner.isVisible)
     useCase.events.subscribe(spinner)
     useCase.run()
+    await mainQueueRoundTrip()
     #expect(!spinner.isVisible)
   }
 
-  @Test func aListenerThatGoesAwayStopsListeningAndTheOthersCarryOn() {
+  @Test func aListenerThatGoesAwayStopsListeningAndTheOthersCarryOn() async {
     let useCase = RefreshProfileUseCase { Profile(name: "Ada") }
     let analytics = Analytics()
     useCase.events.subscribe(analytics)
@@ -64,6 +69,7 @@ import Testing
     }
     #expect(weakHeader == nil)
     useCase.run()
+    await mainQueueRoundTrip()
     #expect(useCase.events.subscriberCount == 1)
     #expect(analytics.failures == 0)
   }

@@ -11,7 +11,8 @@
 // The screen never sees `SessionEvent` or `KeyboardEvent`. Each concern has an observer that turns raw events into
 // the one thing the screen cares about ("show the form", "lift the button by 260 points") and drops repeats. The
 // observers are composed so the screen starts and stops them with one call each, when it appears and disappears.
-// When the screen goes away its observers go with it, and nothing is delivered any more.
+// When the screen goes away its observers go with it, and nothing is delivered any more. The screen lives on the main
+// actor, and its observers deliver there (`on: .main`), so their handlers change its state without a lock.
 
 import EventBus
 
@@ -55,7 +56,7 @@ enum SignInScreenExample {
 
   // MARK: The screen
 
-  final class SignInScreen {
+  @MainActor final class SignInScreen {
     enum Content: Equatable {
       case signInForm
       case welcome(String)
@@ -81,7 +82,8 @@ enum SignInScreenExample {
           }
         }
         .removeDuplicates()
-      observers.add(EventObserver(sessionContent, responder: self) { screen, content in screen.show(content) })
+      observers.add(
+        EventObserver(sessionContent, responder: self, on: .main) { screen, content in screen.show(content) })
 
       // Concern 2, the keyboard: its events become "how far to lift the button".
       let lift = keyboard.events
@@ -92,7 +94,7 @@ enum SignInScreenExample {
           }
         }
         .removeDuplicates()
-      observers.add(EventObserver(lift, responder: self) { screen, lift in screen.liftButton(by: lift) })
+      observers.add(EventObserver(lift, responder: self, on: .main) { screen, lift in screen.liftButton(by: lift) })
 
       // The observers hold the screen weakly and the screen holds the observers: no cycle. When the screen goes
       // away, so do its observers and their subscriptions.

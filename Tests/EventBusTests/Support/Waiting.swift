@@ -67,3 +67,11 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
 var isOnMainQueue: Bool {
   DispatchQueue.getSpecific(key: mainQueueKey) == true
 }
+
+/// Returns once the main queue has run everything queued on it before this call, including the deliveries that
+/// `.main` subscriptions queued: each subscriber's events are handed to the main queue in order.
+func mainQueueRoundTrip() async {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.main.async { continuation.resume() }
+  }
+}
