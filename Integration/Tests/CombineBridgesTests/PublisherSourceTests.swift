@@ -21,7 +21,8 @@ import Testing
       subject
         .handleEvents(
           receiveSubscription: { [subscriptions] _ in subscriptions.append("subscribe") },
-          receiveCancel: { [subscriptions] in subscriptions.append("cancel") })
+          receiveCancel: { [subscriptions] in subscriptions.append("cancel") }
+        )
         .eraseToAnyPublisher()
     }
   }

@@ -194,7 +194,7 @@ import Testing
     let output = Output<Int>()
     let token = output.subscribe { _ in }
     let cancellables: [any Cancellable] = [token]
-    cancellables.forEach { $0.cancel() }
+    for cancellable in cancellables { cancellable.cancel() }
     #expect(output.subscriberCount == 0)
 
     let other = output.subscribe { _ in }

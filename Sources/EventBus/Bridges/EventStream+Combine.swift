@@ -40,6 +40,8 @@
   }
 
   #if EVENTBUS_BRIDGE_MODULE
+    // Retroactive only in the Integration package's bridge module, which stands in for EventBus on Linux.
+    // swift-format-ignore: AvoidRetroactiveConformances
     extension EventSubscription: @retroactive Cancellable {}
   #else
     /// An ``EventSubscription`` is a Combine `Cancellable`: wrap it in `AnyCancellable` or keep it with Combine's.
