@@ -96,7 +96,8 @@ extension Documentation {
       }
 
       func startObserving() {
-        guard subscriptions.isEmpty, screen != nil else { return }  // idempotent; dead screen: stay stopped
+        // Idempotent; a screen that is gone stays stopped.
+        guard subscriptions.isEmpty, screen != nil else { return }
         subscriptions = [
           email.text.subscribe(self) { observer, text in observer.update(email: text) },
           password.text.subscribe(self) { observer, text in observer.update(password: text) },

@@ -248,6 +248,7 @@ extension Documentation {
 
     // MARK: Replay
 
+    // snippet: runtime-replay-types
     enum SessionState: Sendable, Equatable {
       case signedOut
       case signedIn(userID: Int)
@@ -256,6 +257,7 @@ extension Documentation {
     final class AccountBadge {
       var states: [SessionState] = []
     }
+    // end-snippet
 
     @Test func aLateSubscriberFirstReceivesTheReplayWindow() {
       // snippet: runtime-replay
