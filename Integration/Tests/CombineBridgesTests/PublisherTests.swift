@@ -142,8 +142,10 @@ import Testing
     let cancellable = output.publisher.sink { log.append($0) }
     let threads = 4
     let perThread = 2_000
-    DispatchQueue.concurrentPerform(iterations: threads) { thread in
-      for value in 0..<perThread { output.send(thread * perThread + value) }
+    withWatchdog {
+      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        for value in 0..<perThread { output.send(thread * perThread + value) }
+      }
     }
     let received = log.elements
     #expect(received.count == threads * perThread)
@@ -160,12 +162,14 @@ import Testing
       let output = Output<Int>()
       let log = Log<Int>()
       let cancellable = SharedCancellable(output.publisher.sink { log.append($0) })
-      DispatchQueue.concurrentPerform(iterations: 2) { index in
-        if index == 0 {
-          for value in 0..<100 { output.send(value) }
-        } else {
-          cancellable.cancel()
-          output.send(-1)  // sent after cancel returned, from the cancelling thread
+      withWatchdog {
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+          if index == 0 {
+            for value in 0..<100 { output.send(value) }
+          } else {
+            cancellable.cancel()
+            output.send(-1)  // sent after cancel returned, from the cancelling thread
+          }
         }
       }
       #expect(!log.elements.contains(-1))
