@@ -52,13 +52,11 @@
     /// Keeps the subscription alive as long as the set of Combine cancellables holds it.
     ///
     /// ```swift
-    /// final class ProfileModel {
-    ///   private var cancellables = Set<AnyCancellable>()
-    ///   init(viewModel: ProfileViewModel, session: SessionPublisher) {
-    ///     viewModel.output.subscribe { event in print(event) }.store(in: &cancellables)
-    ///     session.changes.sink { change in print(change) }.store(in: &cancellables)
-    ///   }
-    /// }
+    /// var cancellables = Set<AnyCancellable>()
+    /// viewModel.output.subscribe { event in print(event) }.store(in: &cancellables)
+    /// Timer.publish(every: 1, on: .main, in: .common).autoconnect()
+    ///   .sink { date in print(date) }
+    ///   .store(in: &cancellables)
     /// ```
     ///
     /// Releasing the set, or removing the token from it, cancels the subscription.
