@@ -2,6 +2,7 @@
 # Prints the body of a documentation snippet region, dedented, ready to paste into a DocC article as a ```swift block.
 #
 #   Scripts/snippet.sh <name>      # the region `// snippet: <name>` … `// end-snippet` in Tests/*/Documentation/
+#                                  # or Integration/Tests/*/Documentation/ (the Combine samples)
 #
 # DocumentationSnippetTests fails when an article's block differs from its region, so edit the test, run it, then
 # paste this output into the article.
@@ -9,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 name="${1:?usage: Scripts/snippet.sh <name>}"
 found=0
-for file in Tests/*/Documentation/*.swift; do
+for file in Tests/*/Documentation/*.swift Integration/Tests/*/Documentation/*.swift; do
+  [ -e "$file" ] || continue
   body="$(awk -v name="$name" '
     { line = $0; sub(/^[ \t]+/, "", line) }
     line == "// snippet: " name { inside = 1; next }
@@ -24,6 +26,6 @@ for file in Tests/*/Documentation/*.swift; do
   fi
 done
 if [ "$found" -eq 0 ]; then
-  echo "error: no snippet named '$name' in Tests/*/Documentation/*.swift" >&2
+  echo "error: no snippet named '$name' in Tests/*/Documentation/ or Integration/Tests/*/Documentation/" >&2
   exit 1
 fi

@@ -1,6 +1,13 @@
-#if canImport(Combine)
+// Compiled in two places, like EventBus's Combine bridge (Bridges/EventStream+Combine.swift says why this way): here
+// against Apple's Combine, and on Linux by the Integration package, in a module of its own against OpenCombine.
+#if EVENTBUS_BRIDGE_MODULE
+  import Broadcasters
+  import OpenCombine
+#elseif canImport(Combine)
   import Combine
+#endif
 
+#if EVENTBUS_BRIDGE_MODULE || canImport(Combine)
   /// A Combine publisher, subscribed to once for every subscriber of a ``Broadcaster``.
   ///
   /// ```swift
@@ -54,6 +61,6 @@
     }
   }
 
-  // `AnyCancellable.cancel()` is thread-safe, and the connection calls nothing else on it.
+  // The broadcaster stops a connection once, on one thread, and nothing else touches its `AnyCancellable`.
   extension PublisherSource.Connection: @unchecked Sendable {}
 #endif

@@ -30,9 +30,11 @@ extension Documentation {
 
       func startObservingKeyboard() {
         for name in [KeyboardNotification.willShow, KeyboardNotification.willHide] {
-          let observer = center.addObserver(forName: name, object: nil, queue: nil) { [weak self] notification in
+          let observer = center.addObserver(forName: name, object: nil, queue: nil) {
+            [weak self] notification in
             // Every screen decodes the same userInfo again.
-            guard let userInfo = notification.userInfo, let info = try? KeyboardUserInfo(userInfo: userInfo)
+            guard let userInfo = notification.userInfo,
+              let info = try? KeyboardUserInfo(userInfo: userInfo)
             else { return }
             let isShowing = notification.name == KeyboardNotification.willShow
             DispatchQueue.main.async {
@@ -81,16 +83,19 @@ extension Documentation {
     // end-snippet
 
     @Test @MainActor func oneObserverAndOneDecodeServeEveryScreen() async {
-      let center = NotificationCenter()
-      let keyboardUp = Self.keyboardUp
       // snippet: sharing-broadcaster
-      let keyboard = KeyboardBroadcaster(center: center)  // NotificationCenter.default in an app
+      let center = NotificationCenter()  // NotificationCenter.default in an app
+      let keyboard = KeyboardBroadcaster(center: center)
       let screens = (1...3).map { _ in CheckoutScreen() }
       for screen in screens {
         keyboard.subscribe(screen)  // held weakly; its methods run on the main actor
       }
       // keyboard.observerCount == 6: one per keyboard notification name, however many screens
 
+      // What UIKit posts when the keyboard rises:
+      let keyboardUp = KeyboardUserInfo(
+        beginFrame: CGRect(x: 0, y: 844, width: 390, height: 336),
+        endFrame: CGRect(x: 0, y: 508, width: 390, height: 336))
       center.post(KeyboardEvent.willShow(keyboardUp).notification())
       // every screen's bottomInset == 336, and keyboard.upstreamEventCount == 1: decoded once
       // end-snippet
@@ -225,63 +230,9 @@ extension Documentation {
 
     // MARK: Your own source
 
-    /// A stand-in for a system service with its own listener API.
-    final class LocationService: Sendable {
-      private let listeners = LockedListeners()
-
-      func addListener(_ listener: @escaping @Sendable (Coordinate) -> Void) -> UUID {
-        listeners.add(listener)
-      }
-
-      func removeListener(_ id: UUID) {
-        listeners.remove(id)
-      }
-
-      var listenerCount: Int { listeners.count }
-
-      func report(_ coordinate: Coordinate) {
-        for listener in listeners.all { listener(coordinate) }
-      }
-    }
-
-    final class LockedListeners: @unchecked Sendable {
-      // `lock` protects `byID`.
-      private let lock = NSLock()
-      private var byID: [UUID: @Sendable (Coordinate) -> Void] = [:]
-
-      func add(_ listener: @escaping @Sendable (Coordinate) -> Void) -> UUID {
-        let id = UUID()
-        lock.withLock { byID[id] = listener }
-        return id
-      }
-
-      func remove(_ id: UUID) { _ = lock.withLock { byID.removeValue(forKey: id) } }
-      var count: Int { lock.withLock { byID.count } }
-      var all: [@Sendable (Coordinate) -> Void] { lock.withLock { Array(byID.values) } }
-    }
-
-    // snippet: sharing-custom-source
-    struct Coordinate: Sendable, Equatable {
-      var latitude: Double
-      var longitude: Double
-    }
-
-    struct LocationSource: EventSource {
-      let service: LocationService
-
-      func start(emitting sink: EventSink<Coordinate>) -> UUID {
-        service.addListener { coordinate in sink.send(coordinate) }
-      }
-
-      func stop(_ listener: UUID) {
-        service.removeListener(listener)
-      }
-    }
-    // end-snippet
-
     @Test func aCustomSourceIsStartedOnceForEverySubscriber() {
-      let service = LocationService()
       // snippet: sharing-custom-source-use
+      let service = LocationService()
       let location = Broadcaster(source: LocationSource(service: service))
       let map = EventRecorder(location)
       let tracker = EventRecorder(location)
@@ -324,3 +275,51 @@ extension Documentation {
     }
   }
 }
+
+// The custom source, at file scope so that the service's `Sendable` conformance can sit in an extension of its own.
+
+// snippet: sharing-custom-source
+struct Coordinate: Sendable, Equatable {
+  var latitude: Double
+  var longitude: Double
+}
+
+struct LocationSource: EventSource {
+  let service: LocationService
+
+  func start(emitting sink: EventSink<Coordinate>) -> UUID {
+    service.addListener { coordinate in sink.send(coordinate) }
+  }
+
+  func stop(_ listener: UUID) {
+    service.removeListener(listener)
+  }
+}
+// end-snippet
+
+// snippet: sharing-location-service
+/// A service with its own listener API, as many system services have.
+final class LocationService {
+  private let lock = NSLock()
+  private var listeners: [UUID: @Sendable (Coordinate) -> Void] = [:]
+
+  func addListener(_ listener: @escaping @Sendable (Coordinate) -> Void) -> UUID {
+    let id = UUID()
+    lock.withLock { listeners[id] = listener }
+    return id
+  }
+
+  func removeListener(_ id: UUID) {
+    _ = lock.withLock { listeners.removeValue(forKey: id) }
+  }
+
+  var listenerCount: Int { lock.withLock { listeners.count } }
+
+  func report(_ coordinate: Coordinate) {
+    for listener in lock.withLock({ Array(listeners.values) }) { listener(coordinate) }
+  }
+}
+
+// `lock` protects `listeners`.
+extension LocationService: @unchecked Sendable {}
+// end-snippet

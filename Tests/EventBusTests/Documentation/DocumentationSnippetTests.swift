@@ -8,7 +8,8 @@ enum Documentation {}
 
 /// Every ```swift block in every DocC article (`Sources/*/*.docc/*.md`) is code that a test compiles and runs.
 ///
-/// The code lives in test files under `Tests/*/Documentation/`, inside regions delimited by `// snippet: <name>` and
+/// The code lives in test files under `Tests/*/Documentation/` (and, for the Combine samples, which need a Combine
+/// implementation, `Integration/Tests/*/Documentation/`, compiled by the Integration package), inside regions delimited by `// snippet: <name>` and
 /// `// end-snippet` lines. A block passes when its lines, trimmed and with blank lines ignored, are exactly the body
 /// of some region. A block that cannot compile on purpose (the `Package.swift` dependency line) is preceded by a line
 /// `<!-- not-compiled: reason -->`; DocC renders nothing for the comment.
@@ -66,7 +67,7 @@ enum Documentation {}
 
 enum DocumentationFiles {
   static let catalogPattern = "Sources/*/*.docc/*.md"
-  static let snippetPattern = "Tests/*/Documentation/*.swift"
+  static let snippetPattern = "Tests/*/Documentation/*.swift or Integration/Tests/*/Documentation/*.swift"
 
   /// The package root: the nearest directory above this file that holds `Package.swift`. (If there is none, nothing
   /// is found and the tests fail saying so.)
@@ -87,9 +88,12 @@ enum DocumentationFiles {
     try files(under: "Sources", inDirectoriesWithExtension: "docc", withExtension: "md")
   }
 
-  /// The Swift files of every `Tests/<Target>/Documentation/` folder, sorted.
+  /// The Swift files of every `Tests/<Target>/Documentation/` and `Integration/Tests/<Target>/Documentation/` folder,
+  /// sorted.
   static func snippetFiles() throws -> [URL] {
-    try files(under: "Tests", inDirectoriesNamed: "Documentation", withExtension: "swift")
+    try ["Tests", "Integration/Tests"].flatMap { top in
+      try files(under: top, inDirectoriesNamed: "Documentation", withExtension: "swift")
+    }
   }
 
   /// `article:line` of each `<!-- not-compiled: … -->` whose next non-blank line is not a ```swift fence.
@@ -121,7 +125,8 @@ enum DocumentationFiles {
   ) throws -> [URL] {
     let topURL = packageRoot.appendingPathComponent(top)
     var found: [URL] = []
-    // Two levels down: Sources/<Module>/<Catalog>.docc, Tests/<Target>/Documentation.
+    // Two levels down: Sources/<Module>/<Catalog>.docc, Tests/<Target>/Documentation,
+    // Integration/Tests/<Target>/Documentation.
     for module in try contents(of: topURL) {
       for directory in try contents(of: module) {
         let matches =

@@ -275,6 +275,7 @@ extension Documentation {
 
     // MARK: Replay
 
+    // snippet: runtime-replay-types
     enum SessionState: Sendable, Equatable {
       case signedOut
       case signedIn(userID: Int)
@@ -283,6 +284,7 @@ extension Documentation {
     @MainActor final class AccountBadge {
       var states: [SessionState] = []
     }
+    // end-snippet
 
     @Test @MainActor func aLateSubscriberFirstReceivesTheReplayWindow() async {
       // snippet: runtime-replay

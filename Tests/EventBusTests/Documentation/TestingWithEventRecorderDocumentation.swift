@@ -119,7 +119,8 @@ extension Documentation {
     // snippet: testing-main
     @Test @MainActor func theViewReceivesResultsOnTheMainActor() async {
       let viewModel = RemoteSearchViewModel()
-      let recorder = EventRecorder(viewModel.output, on: .main)  // as a `.main` subscriber receives them
+      // Records as a `.main` subscriber receives the events:
+      let recorder = EventRecorder(viewModel.output, on: .main)
 
       viewModel.search("tea")
 
@@ -183,7 +184,8 @@ extension Documentation {
       rowsRecording.cancel()  // stop recording this stream; the other one goes on
       viewModel.handle(event: .queryChanged("te"))
 
-      #expect(recorder.events == ["spinner on", "rows: Tea", "spinner off", "spinner on", "spinner off"])
+      #expect(
+        recorder.events == ["spinner on", "rows: Tea", "spinner off", "spinner on", "spinner off"])
     }
     // end-snippet
   }

@@ -1,0 +1,1 @@
+../../../Sources/EventBus/Bridges/EventStream+Combine.swift

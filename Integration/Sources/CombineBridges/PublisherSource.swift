@@ -1,0 +1,1 @@
+../../../Sources/Broadcasters/EventSources/PublisherSource.swift
