@@ -45,6 +45,13 @@ let eventBusTypes: [Any.Type] = [
   ResponderSubscription.self,
 ]
 
+#if canImport(Observation)
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  func observationBridgeTypes() -> [Any.Type] {
+    [LatestEvent<Tap>.self]
+  }
+#endif
+
 let broadcastersTypes: [Any.Type] = [
   AsyncSequenceSource<AsyncStream<Int>>.self,
   Broadcaster<Date>.self,
