@@ -3,7 +3,7 @@ import EventBus
 import Foundation
 import Testing
 
-/// DESIGN.md G9 under concurrency: every test counts starts and stops against a source that records its own, with
+/// G9 under concurrency: every test counts starts and stops against a source that records its own, with
 /// real threads behind a start barrier and a watchdog.
 @Suite struct BroadcasterConcurrencyTests {
   @Test func concurrentFirstSubscribesFromEightThreadsConnectOnceAndTheLastLeavesDisconnectOnce() async {
@@ -106,7 +106,7 @@ import Testing
     }
   }
 
-  /// DESIGN.md issue 6, item 7: a thousand responders join from eight threads, some of them from inside the first
+  /// a thousand responders join from eight threads, some of them from inside the first
   /// connect, then all leave.
   @Test func aThousandRespondersJoinFromEightThreadsSomeFromInsideTheFirstConnectThenAllLeave() async {
     let box = LockedState<Broadcaster<Int>?>(nil)
@@ -167,7 +167,7 @@ import Testing
     box.withLock { $0 = nil }
   }
 
-  /// DESIGN.md issue 6, item 7: the 0 → 1 000 → 0 cycle, repeated.
+  /// the 0 → 1 000 → 0 cycle, repeated.
   @Test func zeroToAThousandToZeroCyclesConnectAndDisconnectOncePerCycleAndNeverTwoLive() async {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
     let cycles = scaled(1_000)
@@ -212,7 +212,7 @@ import Testing
     #expect(probe.alternated)
   }
 
-  /// DESIGN.md issue 6, item 7: ten thousand broadcaster lifecycles leave nothing alive.
+  /// ten thousand broadcaster lifecycles leave nothing alive.
   @Test func tenThousandBroadcasterLifecyclesLeaveNoLiveObjects() async {
     struct LifecycleEvent: Sendable {}
     let lifecycles = scaled(10_000)

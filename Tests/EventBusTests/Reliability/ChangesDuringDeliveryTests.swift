@@ -2,7 +2,7 @@ import Testing
 
 @testable import EventBus
 
-/// Issue 6, item 5 (G5): among 10 subscribers, #3 adds X, cancels #7 and cancels itself while handling E. X misses E
+/// G5: among 10 subscribers, #3 adds X, cancels #7 and cancels itself while handling E. X misses E
 /// and gets the next event, #7 is skipped, nobody else is.
 @Suite struct ChangesDuringDeliveryTests {
   /// Ten subscribers and X, each recording what it receives; `trigger` is the event during which #3 makes its changes.

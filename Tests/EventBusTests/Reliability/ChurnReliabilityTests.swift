@@ -3,7 +3,7 @@ import Testing
 
 @testable import EventBus
 
-/// Issue 6, item 2 (G4): senders, permanent responders and threads that subscribe and cancel, all at once.
+/// G4: senders, permanent responders and threads that subscribe and cancel, all at once.
 ///
 /// Every moment that matters is a tick of one logical clock (a counter behind a lock, so ticks taken on different
 /// threads are ordered as the moments were):

@@ -2,7 +2,7 @@ import Testing
 
 @testable import EventBus
 
-/// Issue 6, item 1 (G1, G2): 8 threads send at once to 32 responders; every responder gets every event exactly once,
+/// G1, G2: 8 threads send at once to 32 responders; every responder gets every event exactly once,
 /// each sender's events in rising order, all responders in the same order, never two handlers at once.
 @Suite struct ConcurrentSendReliabilityTests {
   private struct Event: Sendable {

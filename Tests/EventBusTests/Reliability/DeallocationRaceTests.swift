@@ -4,7 +4,7 @@ import Testing
 
 @testable import EventBus
 
-/// Issue 6, item 3 (G4, G8): one thread sends without pause while another subscribes responders and drops their
+/// G4, G8: one thread sends without pause while another subscribes responders and drops their
 /// last strong reference.
 @Suite struct DeallocationRaceTests {
   private struct Event: Sendable {

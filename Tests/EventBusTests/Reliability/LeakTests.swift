@@ -4,7 +4,7 @@ import Testing
 
 @testable import EventBus
 
-/// Issue 6, item 6 (G6): whatever way a subscription ends, everything it involved is freed: the live-object counters
+/// G6: whatever way a subscription ends, everything it involved is freed: the live-object counters
 /// read 0 for the test's own event type, and weak references to the responder, the output and what the handler
 /// captured are `nil`.
 @Suite struct LeakTests {

@@ -47,7 +47,7 @@ enum ModelKind: Sendable, CustomStringConvertible {
   var description: String { self == .token ? "token" : "responder" }
 }
 
-/// The reference: who must receive what, from DESIGN.md §3, with nothing but arrays and one thread.
+/// The reference: who must receive what, from the guarantees of Runtime Behavior, with nothing but arrays and one thread.
 ///
 /// - A send while a delivery runs is queued; queued events are delivered first in, first out (G2, G3).
 /// - A delivery goes to the subscribers live when it begins, in subscription order, skipping any that end during it

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EventBus
 
-/// Issue 6, item 8: random sequences of subscribe, cancel, send, release and reentrant sends or membership changes
+/// random sequences of subscribe, cancel, send, release and reentrant sends or membership changes
 /// from handlers, run on a real `Output` and on a reference model of who must receive what. On a divergence the
 /// test prints the seed and the shortest failing sequence it can find.
 ///

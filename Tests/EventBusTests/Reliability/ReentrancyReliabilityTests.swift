@@ -2,7 +2,7 @@ import Testing
 
 @testable import EventBus
 
-/// Issue 6, item 4 (G3): nested sends reach every subscriber in the same first-in first-out order; long chains of
+/// G3: nested sends reach every subscriber in the same first-in first-out order; long chains of
 /// reentrant sends run with constant stack depth.
 @Suite struct ReentrancyReliabilityTests {
   private struct Call: Sendable, Equatable {
