@@ -106,7 +106,7 @@ import Testing
     }
   }
 
-  /// a thousand responders join from eight threads, some of them from inside the first
+  /// A thousand responders join from eight threads, some of them from inside the first
   /// connect, then all leave.
   @Test func aThousandRespondersJoinFromEightThreadsSomeFromInsideTheFirstConnectThenAllLeave() async {
     let box = LockedState<Broadcaster<Int>?>(nil)
@@ -167,7 +167,7 @@ import Testing
     box.withLock { $0 = nil }
   }
 
-  /// the 0 → 1 000 → 0 cycle, repeated.
+  /// The 0 → 1 000 → 0 cycle, repeated.
   @Test func zeroToAThousandToZeroCyclesConnectAndDisconnectOncePerCycleAndNeverTwoLive() async {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
     let cycles = scaled(1_000)
@@ -212,7 +212,7 @@ import Testing
     #expect(probe.alternated)
   }
 
-  /// ten thousand broadcaster lifecycles leave nothing alive.
+  /// Ten thousand broadcaster lifecycles leave nothing alive.
   @Test func tenThousandBroadcasterLifecyclesLeaveNoLiveObjects() async {
     struct LifecycleEvent: Sendable {}
     let lifecycles = scaled(10_000)
