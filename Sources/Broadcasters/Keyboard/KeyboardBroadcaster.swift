@@ -16,7 +16,8 @@ import Foundation
 /// to ``Broadcaster/onDecodeFailure`` with the key and the reason, and later notifications arrive as usual.
 ///
 /// A screen that deinitialises is noticed at the next keyboard notification, the next pruning subscribe, or when
-/// ``Broadcaster/subscriberCount`` is read; see ``Broadcaster`` for why.
+/// ``Broadcaster/pruneDeadSubscribers()`` is called; until then the observers stay registered. See ``Broadcaster``
+/// for why.
 public final class KeyboardBroadcaster: NotificationBroadcaster<KeyboardEvent> {
   /// Creates a keyboard broadcaster. Nothing is observed until the first subscriber arrives.
   ///

@@ -99,8 +99,8 @@ public final class EventHub: Sendable {
 
   /// The number of live subscribers of `type`: not cancelled, and whose responder, if any, is alive.
   ///
-  /// Reading it prunes subscriptions of `type` whose responder deinitialised, which releases the channel if none is
-  /// left. Creates nothing.
+  /// Reading it only counts, and creates nothing. A channel whose last responder deinitialised is released when the
+  /// next event of `type` finds it gone, or at a periodic sweep.
   ///
   /// - Parameter type: The event type.
   public func subscriberCount<Event: Sendable>(for type: Event.Type) -> Int {
