@@ -17,8 +17,15 @@ import Dispatch
 /// disconnects. Signals that arrive together may be coalesced into one event. Events are emitted on a private serial
 /// queue.
 ///
-/// Send signals to the process (`kill(getpid(), SIGUSR1)`), not to one thread (`raise`): on Linux a signal aimed at
-/// a thread that blocks it (as libdispatch's worker threads do) stays pending on that thread and is never seen.
+/// ## Sending a signal to yourself
+/// Send signals to the process, `kill(getpid(), SIGUSR1)`, as the system and other processes do. `raise(SIGUSR1)`
+/// sends the signal to the calling *thread* instead, and on Linux that reaches a signal source only when the calling
+/// thread does not block the signal: libdispatch reads signals from a `signalfd` on its own thread, and forwards
+/// there a signal that a thread takes. Every libdispatch worker thread, and so every `DispatchQueue` block and every
+/// Swift concurrency task, blocks all signals, and a thread created from one inherits that mask; a signal raised
+/// there stays pending on that thread, where nothing can read it, and is never delivered. No API can see that
+/// happen, so nothing reports it: use `kill(getpid(), …)`, which works from any thread. On Apple platforms, kqueue
+/// sees signals sent either way.
 public struct SignalSource: EventSource {
   /// The dispatch sources of one connection.
   public struct Connection {
