@@ -1,5 +1,9 @@
 import Dispatch
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// POSIX signals: one `DispatchSourceSignal` per signal for every subscriber of a ``Broadcaster``, emitting the
 /// signal number.
 ///
@@ -37,10 +41,22 @@ public struct SignalSource: EventSource {
 
   /// Creates a source for several signals.
   ///
-  /// - Parameter signals: The signal numbers, such as `SIGTERM` or `SIGWINCH`.
+  /// - Parameter signals: The signal numbers, such as `SIGTERM` or `SIGWINCH`. A number that is not a signal of this
+  ///   platform (0, a negative number, or one past the last signal) is left out, since Dispatch crashes on it; read
+  ///   ``signals`` for the ones observed. `SIGKILL` and `SIGSTOP` are kept but never arrive: no process can catch them.
   public init(signals: [Int32]) {
     var seen = Set<Int32>()
-    self.signals = signals.filter { seen.insert($0).inserted }
+    self.signals = signals.filter { Self.validSignals.contains($0) && seen.insert($0).inserted }
+  }
+
+  /// The signal numbers of this platform.
+  private static var validSignals: Range<Int32> {
+    #if canImport(Glibc)
+      1..<Int32(NSIG)
+    #else
+      // Darwin's `NSIG` is not imported into Swift; it is 32 on every Apple platform.
+      1..<32
+    #endif
   }
 
   /// Creates a source for one signal.

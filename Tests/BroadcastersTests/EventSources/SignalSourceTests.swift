@@ -61,6 +61,16 @@ import Testing
     #expect(signalHandlerAddress(SIGUSR2) == before)
   }
 
+  @Test func numbersThatAreNotSignalsAreLeftOutInsteadOfCrashingDispatch() {
+    let source = SignalSource(signals: [0, -1, 999, Int32.max, Int32.min, SIGUSR2, 65, SIGUSR2])
+    #expect(source.signals == [SIGUSR2])
+    let nothing = Broadcaster(source: SignalSource(signal: 999))
+    let token = nothing.subscribe { _ in }
+    #expect(nothing.isConnected)
+    token.cancel()
+    #expect(!nothing.isConnected)
+  }
+
   @Test func raiseFromAThreadThatTakesTheSignalIsDeliveredAndKillFromAnyThreadIs() async {
     let signals = Broadcaster(source: SignalSource(signal: SIGUSR1))
     let log = Log<Int32>()
