@@ -1,4 +1,4 @@
-/// An upstream payload that could not be decoded into an event (DESIGN.md G10).
+/// An upstream payload that could not be decoded into an event (G10).
 ///
 /// A broadcaster does not deliver it, counts it in ``Broadcaster/decodeFailureCount`` and hands it to
 /// ``Broadcaster/onDecodeFailure``; later payloads are decoded and delivered as usual. Decoding never traps on input

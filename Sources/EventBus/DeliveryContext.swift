@@ -1,6 +1,6 @@
 import Dispatch
 
-/// Where a subscription's handler runs (DESIGN.md G11).
+/// Where a subscription's handler runs (G11).
 ///
 /// Whatever the context, one subscriber receives the events of an output one at a time and in the order they were
 /// sent.
