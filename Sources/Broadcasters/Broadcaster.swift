@@ -30,17 +30,19 @@ import EventBus
 /// deinitialises (Linux has no associated objects), and the subscription holds its responder weakly, so the
 /// broadcaster learns that the responder is gone only when it next touches that subscription: when the next upstream
 /// event is fanned out, when a later subscribe makes the output prune (it prunes when its subscription count reaches
-/// a threshold: 64, then twice the number that survived the previous prune), or when ``subscriberCount`` is read.
-/// Only then, if it was the last subscriber, does the broadcaster disconnect; until then the upstream subscription
-/// stays open. To disconnect as soon as a responder goes, cancel its subscription in its `deinit`, hold a
-/// token-owned subscription instead, or read ``subscriberCount`` afterwards.
+/// a threshold: 64, then twice the number that survived the previous prune), or when ``pruneDeadSubscribers()`` is
+/// called. Only then, if it was the last subscriber, does the broadcaster disconnect; until then the upstream
+/// subscription stays open. A quiet source, such as the keyboard while no text field is active, may therefore keep
+/// its observer long after the last screen went away. To disconnect as soon as a responder goes, cancel its
+/// subscription in its `deinit`, hold a token-owned subscription instead, or call ``pruneDeadSubscribers()``
+/// afterwards (for example when a screen is dismissed). ``subscriberCount`` only counts: it never disconnects.
 ///
 /// ## Lifetime
 /// Subscribers do not keep the broadcaster alive; keep it where its subscribers can reach it (a dependency container,
 /// an app-wide property). A broadcaster that is released stops its source and frees everything: nothing the source
 /// holds refers back to it.
 public final class Broadcaster<Event: Sendable>: EventStream, Sendable {
-  private let fanOut: FanOut<Event>
+  let fanOut: FanOut<Event>
   private let machine: LockedState<ConnectionStateMachine>
   /// Starts the source with a sink and returns how to stop that connection.
   private let startSource: @Sendable (EventSink<Event>) -> @Sendable () -> Void
@@ -88,13 +90,12 @@ public final class Broadcaster<Event: Sendable>: EventStream, Sendable {
 
   /// The number of live subscribers: not cancelled, and whose responder, if any, is alive.
   ///
-  /// Reading it prunes subscriptions whose responder has deinitialised, and disconnects if none is left.
+  /// Reading it only counts; it never disconnects. ``pruneDeadSubscribers()`` removes deinitialised responders and
+  /// disconnects if none is left.
   ///
   /// - Complexity: O(*n*).
   public var subscriberCount: Int {
-    let count = fanOut.output.subscriberCount
-    reconcile()
-    return count
+    fanOut.output.subscriberCount
   }
 
   /// How many events the source sent while connected. Each was decoded once and fanned out to every subscriber.

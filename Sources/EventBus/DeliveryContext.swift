@@ -35,9 +35,9 @@ public struct DeliveryContext: Sendable {
 
 /// The main-actor delivery context: `subscribe(_:on: .main) { … }` takes a `@MainActor` handler.
 ///
-/// When the event is sent on the main thread and nothing is waiting for this subscriber, the handler runs at once
-/// (so a keyboard notification can be answered inside the animation it announces); otherwise the event is queued
-/// on the main queue. Either way the subscriber sees its events in order.
+/// When the event is sent on the main actor (the main queue, whatever thread serves it) and nothing is waiting for
+/// this subscriber, the handler runs at once (so a keyboard notification can be answered inside the animation it
+/// announces); otherwise the event is queued on the main queue. Either way the subscriber sees its events in order.
 public enum MainActorContext: Sendable {
   /// Deliver on the main actor.
   case main

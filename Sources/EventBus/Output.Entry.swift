@@ -47,9 +47,9 @@ extension Output {
       case .immediate:
         mailbox = nil
       case .mainActor:
-        mailbox = Mailbox(queue: .main, runsInlineOnMainThread: true)
+        mailbox = Mailbox(queue: .main, runsInlineOnMainQueue: true)
       case .queue(let queue):
-        mailbox = Mailbox(queue: queue, runsInlineOnMainThread: false)
+        mailbox = Mailbox(queue: queue, runsInlineOnMainQueue: false)
       }
       LiveObjects.created("Output.Entry", for: Event.self)
     }

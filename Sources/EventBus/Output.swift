@@ -92,12 +92,46 @@ public final class Output<Event: Sendable>: Sendable {
 
   /// The number of live subscribers: not cancelled, and whose responder, if any, is alive.
   ///
-  /// Reading it also prunes subscriptions whose responder has deinitialised.
+  /// Reading it only counts: a subscription whose responder deinitialised is not counted, but it is removed only by
+  /// the next delivery that reaches it, a periodic sweep, or ``pruneDeadSubscribers()``.
   ///
   /// - Complexity: O(*n*).
   public var subscriberCount: Int {
+    let snapshot = state.withLock { $0.entries }
+    var count = 0
+    for case let entry? in snapshot where entry.isTargetAlive {
+      count += 1
+    }
+    return count
+  }
+
+  /// Removes now every subscription whose responder has deinitialised, instead of at the next event or sweep.
+  ///
+  /// An output notices a deinitialised responder only when it next touches its subscription (see the Runtime Behavior
+  /// article, G6). That costs only memory, so an output rarely needs this; a broadcaster built on one disconnects its
+  /// source when the last subscription goes, and its own `pruneDeadSubscribers()` is the way to force that.
+  ///
+  /// ```swift
+  /// screen = nil
+  /// output.pruneDeadSubscribers()   // the screen's subscription is gone now
+  /// ```
+  ///
+  /// - Complexity: O(*n*).
+  public func pruneDeadSubscribers() {
     pruneDeadEntries()
-    return state.withLock { $0.occupiedCount }
+  }
+
+  /// The number of events waiting to be delivered: sent while another thread, or a handler of this output, was
+  /// delivering.
+  ///
+  /// The thread that is delivering also delivers everything other threads queue meanwhile, so a producer that sends
+  /// faster than the handlers return makes this grow, without bound, while that thread stays inside its `send` (see
+  /// the Runtime Behavior article, G2). Read it to watch for that. Events waiting in a `.main` or `.queue(_:)`
+  /// subscriber's own queue are not counted.
+  ///
+  /// - Complexity: O(1).
+  public var pendingCount: Int {
+    state.withLock { $0.pending.count }
   }
 
   /// A view of this output that can subscribe but not send, for an owner that keeps `send` to itself.

@@ -19,6 +19,14 @@ public struct ReadOnlyOutput<Event: Sendable>: EventStream {
   /// The number of live subscribers of the underlying output.
   public var subscriberCount: Int { output.subscriberCount }
 
+  /// The number of events queued behind the delivery in progress. See ``Output/pendingCount``.
+  public var pendingCount: Int { output.pendingCount }
+
+  /// Removes subscriptions whose responder has deinitialised. See ``Output/pruneDeadSubscribers()``.
+  public func pruneDeadSubscribers() {
+    output.pruneDeadSubscribers()
+  }
+
   public func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,

@@ -38,10 +38,13 @@ import Testing
         let recorder = Recorder<Int>()
         broadcaster.subscribe(recorder)
         probe.emit(index)
-        // The recorder deinitialises here; reading the count makes the broadcaster notice.
-        _ = broadcaster.subscriberCount
+        // The recorder deinitialises here; pruning makes the broadcaster notice.
+        broadcaster.pruneDeadSubscribers()
       }
       guard finished else { return }
+      // A prune reads every weak reference, which holds that responder for a moment: a thread whose own prune ran
+      // then saw its responder alive, and the responder deinitialised on the other thread. One more prune finds it.
+      broadcaster.pruneDeadSubscribers()
       #expect(broadcaster.subscriberCount == 0)
       #expect(!broadcaster.isConnected)
       #expect(broadcaster.connectCount == broadcaster.disconnectCount)
@@ -71,7 +74,7 @@ import Testing
       }
     }
     guard finished else { return }
-    _ = broadcaster.subscriberCount
+    broadcaster.pruneDeadSubscribers()
     #expect(!broadcaster.isConnected)
     #expect(broadcaster.connectCount > 0)
     #expect(broadcaster.connectCount == broadcaster.disconnectCount)
@@ -156,9 +159,12 @@ import Testing
         return chunks[index]
       }
       _ = mine  // released here, on this thread
-      _ = broadcaster.subscriberCount
+      broadcaster.pruneDeadSubscribers()
     }
     guard left else { return }
+    // A responder held for a moment by another thread's prune (it reads every weak reference) deinitialised on that
+    // thread after this thread's own prune saw it alive; one more prune finds it.
+    broadcaster.pruneDeadSubscribers()
     #expect(broadcaster.subscriberCount == 0)
     #expect(!broadcaster.isConnected)
     #expect(broadcaster.connectCount == 1)

@@ -74,7 +74,7 @@ import Testing
       let recorder = Recorder<EndingEvent>()
       broadcaster.subscribe(recorder)
     }
-    _ = broadcaster.subscriberCount  // finds the dead responder
+    broadcaster.pruneDeadSubscribers()  // finds the dead responder
 
     #expect(LiveObjects.count("Output.Entry", for: EndingEvent.self) == 0)
     #expect(!broadcaster.isConnected)

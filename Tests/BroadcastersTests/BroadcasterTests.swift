@@ -86,7 +86,7 @@ import Testing
     #expect(probe.stops == 1)
   }
 
-  @Test func aResponderThatDeinitialisesIsNoticedWhenSubscriberCountIsRead() {
+  @Test func aResponderThatDeinitialisesIsNoticedWhenPrunedNotWhenCounted() {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
     do {
       let recorder = Recorder<Int>()
@@ -94,8 +94,29 @@ import Testing
     }
     #expect(broadcaster.isConnected)
     #expect(broadcaster.subscriberCount == 0)
+    #expect(broadcaster.isConnected, "reading subscriberCount disconnected the source")
+    #expect(probe.stops == 0)
+    broadcaster.pruneDeadSubscribers()
     #expect(!broadcaster.isConnected)
     #expect(probe.stops == 1)
+    broadcaster.pruneDeadSubscribers()
+    #expect(probe.stops == 1, "pruning again stopped the source again")
+  }
+
+  @Test func pruningKeepsLiveSubscribersAndTheConnection() {
+    let (broadcaster, probe) = Broadcaster<Int>.recording()
+    let alive = Recorder<Int>()
+    broadcaster.subscribe(alive)
+    do {
+      let recorder = Recorder<Int>()
+      broadcaster.subscribe(recorder)
+    }
+    broadcaster.pruneDeadSubscribers()
+    #expect(broadcaster.isConnected)
+    #expect(broadcaster.subscriberCount == 1)
+    probe.emit(3)
+    #expect(alive.events == [3])
+    #expect(probe.stops == 0)
   }
 
   @Test func respondersThatDeinitialisedAreNoticedWhenALaterSubscribePrunes() {

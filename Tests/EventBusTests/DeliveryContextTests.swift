@@ -206,18 +206,51 @@ import Testing
     #expect(await screen.events == [1, 2])
   }
 
-  @Test @MainActor func mainDeliveryOfAnEventSentOnTheMainThreadRunsBeforeSendReturns() async {
+  @Test @MainActor func mainDeliveryOfAnEventSentOnTheMainActorRunsBeforeSendReturns() async {
+    // After a suspension the main actor may run on the main queue from another thread (Linux, Swift Testing): the
+    // handler still runs inline, because the decision is made by the queue, not the thread.
+    try? await Task.sleep(nanoseconds: 1)
     let output = Output<Int>()
     let screen = Screen()
-    output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
-    output.send(1)
-    if Thread.isMainThread {
-      // Apple platforms: the main actor runs on the main thread, and nothing was waiting for this subscriber.
-      #expect(screen.events == [1], "an event sent on the main thread was not delivered before send returned")
-    }
-    // Linux under `dispatch_main()`: the main actor runs on a worker thread, so the event takes the main queue.
-    #expect(await suspendUntil { screen.events == [1] })
+    let handle = output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
+    output.send(7)
+    #expect(
+      screen.events == [7], "G11: an event sent on the main actor was deferred (main thread: \(Thread.isMainThread))")
+    await Task.yield()
+    output.send(8)
+    #expect(screen.events == [7, 8])
     #expect(screen.offMainQueue == 0)
+    #expect(output.debugDescription.contains("main"))
+    handle.cancel()
+  }
+
+  @Test @MainActor func anInlineMainDeliveryNeverOvertakesEventsQueuedForTheSameSubscriber() async {
+    let output = Output<Int>()
+    let screen = Screen()
+    let handle = output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
+    // Sent from another thread while the main actor is busy here: it waits on the main queue.
+    runOnThread { output.send(1) }
+    output.send(2)
+    #expect(screen.events.isEmpty, "G11: an inline delivery overtook an event already queued for this subscriber")
+    #expect(await suspendUntil { screen.events == [1, 2] })
+    output.send(3)
+    #expect(screen.events == [1, 2, 3], "once nothing is waiting, a send on the main actor runs inline again")
+    handle.cancel()
+  }
+
+  @Test @MainActor func mainDeliveryFromAnotherThreadIsQueuedOnTheMainQueue() async {
+    // The main actor is busy here while the other thread sends, so an inline delivery would be seen as a count of 1.
+    let output = Output<Int>()
+    let delivered = Log<Int>()
+    let token = output.subscribe(on: .main) { delivered.append($0) }
+    let countWhenSendReturned = LockedState(-1)
+    runOnThread {
+      output.send(1)
+      countWhenSendReturned.withLock { $0 = delivered.count }
+    }
+    #expect(await suspendUntil { delivered.elements == [1] })
+    #expect(countWhenSendReturned.withLock { $0 } == 0, "a send off the main queue ran the main-actor handler inline")
+    token.cancel()
   }
 
   @Test @MainActor func cancelDropsMainQueueBlocksAlreadyQueued() async {

@@ -33,6 +33,8 @@ import Testing
       #expect(LiveObjects.count("Output.Entry", for: Event.self) == 1)
     }
     #expect(output.subscriberCount == 0)
+    #expect(LiveObjects.count("Output.Entry", for: Event.self) == 1, "reading the count removed the entry")
+    output.pruneDeadSubscribers()
     #expect(LiveObjects.count("Output.Entry", for: Event.self) == 0)
   }
 
@@ -74,6 +76,7 @@ import Testing
     }
     #expect(highest <= 256, "G6: \(highest) entries alive at once during subscribe/deinit churn; it should stay small")
     #expect(output.subscriberCount == 1)
+    output.pruneDeadSubscribers()
     #expect(LiveObjects.count("Output.Entry", for: Event.self) == 1)
   }
 

@@ -40,3 +40,31 @@ import Testing
     #expect(state.isSignedIn.subscriberCount == 0)
   }
 }
+
+@Suite struct ReadOnlyOutputForwardingTests {
+  @Test func pruneDeadSubscribersAndPendingCountReachTheUnderlyingOutput() {
+    let output = Output<Int>()
+    let view = output.readOnly
+    var responder: Recorder<Int>? = Recorder<Int>()
+    if let responder {
+      view.subscribe(responder)
+    }
+    responder = nil
+    #expect(output.occupiedCount == 1)
+    view.pruneDeadSubscribers()
+    #expect(output.occupiedCount == 0)
+    #expect(view.pendingCount == 0)
+    let sawPending = LockedState<[Int]>([])
+    let token = view.subscribe { value in
+      if value == 1 {
+        output.send(2)
+        output.send(3)
+        sawPending.withLock { $0.append(view.pendingCount) }
+      }
+    }
+    output.send(1)
+    #expect(sawPending.withLock { $0 } == [2])
+    #expect(view.pendingCount == 0)
+    withExtendedLifetime(token) {}
+  }
+}

@@ -1,5 +1,9 @@
 import Dispatch
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// POSIX signals: one `DispatchSourceSignal` per signal for every subscriber of a ``Broadcaster``, emitting the
 /// signal number.
 ///
@@ -17,8 +21,15 @@ import Dispatch
 /// disconnects. Signals that arrive together may be coalesced into one event. Events are emitted on a private serial
 /// queue.
 ///
-/// Send signals to the process (`kill(getpid(), SIGUSR1)`), not to one thread (`raise`): on Linux a signal aimed at
-/// a thread that blocks it (as libdispatch's worker threads do) stays pending on that thread and is never seen.
+/// ## Sending a signal to yourself
+/// Send signals to the process, `kill(getpid(), SIGUSR1)`, as the system and other processes do. `raise(SIGUSR1)`
+/// sends the signal to the calling *thread* instead, and on Linux that reaches a signal source only when the calling
+/// thread does not block the signal: libdispatch reads signals from a `signalfd` on its own thread, and forwards
+/// there a signal that a thread takes. Every libdispatch worker thread, and so every `DispatchQueue` block and every
+/// Swift concurrency task, blocks all signals, and a thread created from one inherits that mask; a signal raised
+/// there stays pending on that thread, where nothing can read it, and is never delivered. No API can see that
+/// happen, so nothing reports it: use `kill(getpid(), …)`, which works from any thread. On Apple platforms, kqueue
+/// sees signals sent either way.
 public struct SignalSource: EventSource {
   /// The dispatch sources of one connection.
   public struct Connection {
@@ -30,10 +41,22 @@ public struct SignalSource: EventSource {
 
   /// Creates a source for several signals.
   ///
-  /// - Parameter signals: The signal numbers, such as `SIGTERM` or `SIGWINCH`.
+  /// - Parameter signals: The signal numbers, such as `SIGTERM` or `SIGWINCH`. A number that is not a signal of this
+  ///   platform (0, a negative number, or one past the last signal) is left out, since Dispatch crashes on it; read
+  ///   ``signals`` for the ones observed. `SIGKILL` and `SIGSTOP` are kept but never arrive: no process can catch them.
   public init(signals: [Int32]) {
     var seen = Set<Int32>()
-    self.signals = signals.filter { seen.insert($0).inserted }
+    self.signals = signals.filter { Self.validSignals.contains($0) && seen.insert($0).inserted }
+  }
+
+  /// The signal numbers of this platform.
+  private static var validSignals: Range<Int32> {
+    #if canImport(Glibc)
+      1..<Int32(NSIG)
+    #else
+      // Darwin's `NSIG` is not imported into Swift; it is 32 on every Apple platform.
+      1..<32
+    #endif
   }
 
   /// Creates a source for one signal.

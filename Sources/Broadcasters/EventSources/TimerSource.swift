@@ -26,11 +26,23 @@ public struct TimerSource: EventSource {
   /// Creates a timer source.
   ///
   /// - Parameters:
-  ///   - interval: The time between ticks.
-  ///   - leeway: How late the system may fire a tick; none by default.
+  ///   - interval: The time between ticks. A negative interval counts as zero (Dispatch traps on one): the timer
+  ///     then ticks as often as it can. `.never` ticks never.
+  ///   - leeway: How late the system may fire a tick; none by default. A negative leeway counts as zero.
   public init(interval: DispatchTimeInterval, leeway: DispatchTimeInterval = .nanoseconds(0)) {
-    self.interval = interval
-    self.leeway = leeway
+    self.interval = Self.nonNegative(interval)
+    self.leeway = Self.nonNegative(leeway)
+  }
+
+  /// `interval`, or zero if it is negative.
+  private static func nonNegative(_ interval: DispatchTimeInterval) -> DispatchTimeInterval {
+    switch interval {
+    case .seconds(let value) where value < 0, .milliseconds(let value) where value < 0,
+      .microseconds(let value) where value < 0, .nanoseconds(let value) where value < 0:
+      .nanoseconds(0)
+    default:
+      interval
+    }
   }
 
   /// Starts a timer whose first tick comes one interval from now.

@@ -7,41 +7,57 @@ import Foundation
 /// Reads typed values out of a notification's `userInfo`, throwing a ``DecodeFailure`` that names the key.
 ///
 /// Accepts both the Swift values that code on Linux posts (`Double`, `Int`, `Bool`, `CGRect`) and the Objective-C
-/// objects the system posts on Apple platforms (`NSNumber`, `NSValue`).
+/// objects the system posts on Apple platforms (`NSNumber`, `NSValue`). Any other value, of any type, is a
+/// `.wrongType` failure: nothing here traps on what a poster put in the dictionary.
 struct UserInfoReader {
   let userInfo: [AnyHashable: Any]
 
   func double(_ key: String) throws -> Double {
     let value = try self.value(key)
-    if let double = value as? Double { return double }
-    if let int = value as? Int { return Double(int) }
-    if let number = value as? NSNumber { return number.doubleValue }
+    if let number = Self.number(value) { return number }
     throw mistyped(key, value, expected: "Double")
   }
 
   func int(_ key: String) throws -> Int {
     let value = try self.value(key)
     if let int = value as? Int { return int }
-    if let number = value as? NSNumber, number.doubleValue == Double(number.intValue) { return number.intValue }
+    // `Int(exactly:)` rather than `NSNumber.intValue`: a fraction, NaN or a number out of range is a wrong type, not
+    // a truncated or wrapped integer.
+    if let number = Self.number(value), let int = Int(exactly: number) { return int }
     throw mistyped(key, value, expected: "Int")
   }
 
   func bool(_ key: String) throws -> Bool {
     let value = try self.value(key)
     if let bool = value as? Bool { return bool }
-    if let number = value as? NSNumber { return number.boolValue }
-    throw mistyped(key, value, expected: "Bool")
+    // An Objective-C `BOOL` arrives as a number: 0 or 1. Any other number is not a Boolean.
+    switch Self.number(value) {
+    case 0: return false
+    case 1: return true
+    default: throw mistyped(key, value, expected: "Bool")
+    }
   }
 
   func rect(_ key: String) throws -> CGRect {
     let value = try self.value(key)
     if let rect = value as? CGRect { return rect }
-    #if os(iOS) || os(tvOS) || os(visionOS)
-      if let boxed = value as? NSValue { return boxed.cgRectValue }
-    #elseif os(macOS) || !canImport(Darwin)
-      if let boxed = value as? NSValue { return boxed.rectValue }
-    #endif
+    if let boxed = value as? NSValue, BoxedValue.holdsRect(boxed) {
+      #if os(iOS) || os(tvOS) || os(visionOS)
+        return boxed.cgRectValue
+      #else
+        return boxed.rectValue
+      #endif
+    }
     throw mistyped(key, value, expected: "CGRect")
+  }
+
+  /// A number of any kind as a `Double`: a Swift number (which bridges to `NSNumber`), a `CGFloat`, an `NSNumber`.
+  private static func number(_ value: Any) -> Double? {
+    if let double = value as? Double { return double }
+    if let int = value as? Int { return Double(int) }
+    if let cgFloat = value as? CGFloat { return Double(cgFloat) }
+    if let number = value as? NSNumber { return number.doubleValue }
+    return nil
   }
 
   private func value(_ key: String) throws -> Any {
@@ -52,6 +68,45 @@ struct UserInfoReader {
   }
 
   private func mistyped(_ key: String, _ value: Any, expected: String) -> DecodeFailure {
-    DecodeFailure(key: key, reason: .wrongType(expected: expected, found: String(describing: type(of: value))))
+    DecodeFailure(key: key, reason: .wrongType(expected: expected, found: BoxedValue.describeType(of: value)))
+  }
+}
+
+/// Safe questions about an `NSValue` of unknown origin.
+///
+/// Asking an `NSValue` for a value it does not hold traps in Foundation on Linux: `rectValue` force-casts the boxed
+/// value, so a number (every `NSNumber` is an `NSValue`), a boxed point, size or range, or a boxed byte buffer
+/// aborts the process. And `objCType` is abstract on `NSValue`: a subclass that does not override it traps when
+/// asked. So a value is asked for its `objCType` only when its class is the one Foundation itself uses for a boxed
+/// rect, and for its rect only when that type encoding is the rect's.
+enum BoxedValue {
+  #if os(iOS) || os(tvOS) || os(visionOS)
+    private static let rectSample = NSValue(cgRect: .zero)
+  #else
+    private static let rectSample = NSValue(rect: .zero)
+  #endif
+  /// The class of a Foundation-made boxed rect. On Linux also the class of boxed points, sizes and ranges.
+  private static let rectClass = ObjectIdentifier(type(of: rectSample))
+  /// The type encoding of a boxed rect, `{CGRect={CGPoint=dd}{CGSize=dd}}` on 64-bit platforms.
+  private static let rectEncoding = String(cString: rectSample.objCType)
+
+  /// Whether `boxed` is a Foundation-made `NSValue` holding a rect, so that `rectValue` returns it.
+  static func holdsRect(_ boxed: NSValue) -> Bool {
+    encoding(of: boxed) == rectEncoding
+  }
+
+  /// The type encoding of a Foundation-made boxed value, or `nil` for a number or an `NSValue` subclass that this
+  /// module cannot safely ask.
+  static func encoding(of boxed: NSValue) -> String? {
+    guard ObjectIdentifier(type(of: boxed)) == rectClass else { return nil }
+    return String(cString: boxed.objCType)
+  }
+
+  /// The type of `value` for a failure report: its Swift type, or for a boxed value `NSValue(<type encoding>)`.
+  static func describeType(of value: Any) -> String {
+    if let boxed = value as? NSValue, let encoding = encoding(of: boxed) {
+      return "NSValue(\(encoding))"
+    }
+    return String(describing: type(of: value))
   }
 }

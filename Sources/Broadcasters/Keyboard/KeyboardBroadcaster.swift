@@ -12,11 +12,13 @@ import Foundation
 ///
 /// While at least one subscriber is alive it holds one NotificationCenter observer per keyboard notification name
 /// (``NotificationBroadcaster/observerCount``), and none otherwise. A notification whose `userInfo` lacks a key or
-/// holds a value of the wrong type is not delivered; it is counted in ``NotificationBroadcaster/decodeFailureCount`` and reported
-/// to ``NotificationBroadcaster/onDecodeFailure`` with the key and the reason, and later notifications arrive as usual.
+/// holds a value of the wrong type is not delivered; it is counted in ``NotificationBroadcaster/decodeFailureCount``
+/// and reported to ``NotificationBroadcaster/onDecodeFailure`` with the key and the reason, and later notifications
+/// arrive as usual.
 ///
 /// A screen that deinitialises is noticed at the next keyboard notification, the next pruning subscribe, or when
-/// ``NotificationBroadcaster/subscriberCount`` is read; see ``Broadcaster`` for why.
+/// ``NotificationBroadcaster/pruneDeadSubscribers()`` is called; until then the observers stay registered. See
+/// ``Broadcaster`` for why.
 public typealias KeyboardBroadcaster = NotificationBroadcaster<KeyboardEvent>
 
 extension NotificationBroadcaster where Event == KeyboardEvent {

@@ -43,11 +43,18 @@ public struct KeyboardUserInfo: Sendable, Equatable {
 
   /// Decodes a keyboard notification's `userInfo`.
   ///
-  /// Numbers may be Swift values or `NSNumber`s, frames `CGRect`s or `NSValue`s, as UIKit posts them.
+  /// Numbers may be Swift values, `CGFloat`s or `NSNumber`s, frames `CGRect`s or `NSValue`s holding a rect, as UIKit
+  /// posts them. The curve must be a whole number in `Int`'s range and `isLocal` a `Bool`, 0 or 1. The keys are read
+  /// in the order of the properties, and the first that fails is reported.
+  ///
+  /// ```swift
+  /// let info = try KeyboardUserInfo(userInfo: notification.userInfo ?? [:])
+  /// ```
   ///
   /// - Parameter userInfo: The notification's `userInfo`.
   /// - Throws: A ``DecodeFailure`` naming the first key that is missing (`.missingKey`) or holds a value of the wrong
-  ///   type (`.wrongType`). Never traps.
+  ///   type (`.wrongType`): any other type, a number under a frame key, an `NSValue` holding a point, size, range or
+  ///   bytes. Never traps, whatever the values.
   public init(userInfo: [AnyHashable: Any]) throws {
     let reader = UserInfoReader(userInfo: userInfo)
     typealias Key = KeyboardNotification.UserInfoKey

@@ -77,6 +77,12 @@ public final class NotificationBroadcaster<Event: Sendable>: EventStream {
   /// The number of live subscribers. See ``Broadcaster/subscriberCount``.
   public var subscriberCount: Int { broadcaster.subscriberCount }
 
+  /// Removes subscriptions whose responder has deinitialised, and stops observing if none is left. See
+  /// ``Broadcaster/pruneDeadSubscribers()``.
+  public func pruneDeadSubscribers() {
+    broadcaster.pruneDeadSubscribers()
+  }
+
   /// How many notifications arrived while connected. See ``Broadcaster/upstreamEventCount``.
   public var upstreamEventCount: Int { broadcaster.upstreamEventCount }
 

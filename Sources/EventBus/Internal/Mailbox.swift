@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 
 /// The per-subscriber queue behind `.queue(_:)` and `.main` delivery (G11).
 ///
@@ -22,12 +21,12 @@ final class Mailbox<Event: Sendable>: Sendable {
   }
 
   let queue: DispatchQueue
-  private let runsInlineOnMainThread: Bool
+  private let runsInlineOnMainQueue: Bool
   private let state = LockedState(State())
 
-  init(queue: DispatchQueue, runsInlineOnMainThread: Bool) {
+  init(queue: DispatchQueue, runsInlineOnMainQueue: Bool) {
     self.queue = queue
-    self.runsInlineOnMainThread = runsInlineOnMainThread
+    self.runsInlineOnMainQueue = runsInlineOnMainQueue
     LiveObjects.created("Mailbox", for: Event.self)
   }
 
@@ -35,10 +34,11 @@ final class Mailbox<Event: Sendable>: Sendable {
     LiveObjects.destroyed("Mailbox", for: Event.self)
   }
 
-  /// Hands `event` to `entry` on the mailbox's queue, or at once when on the main thread with nothing waiting.
+  /// Hands `event` to `entry` on the mailbox's queue, or at once when on the main queue (the main actor) with nothing
+  /// waiting for this subscriber.
   @usableFromInline
   func enqueue(_ event: Event, for entry: Output<Event>.Entry) {
-    let inlineAllowed = runsInlineOnMainThread && Thread.isMainThread
+    let inlineAllowed = runsInlineOnMainQueue && MainQueue.isCurrent
     let admission = state.withLock { state -> Admission in
       if state.isCancelled { return .dropped }
       if state.isDraining {

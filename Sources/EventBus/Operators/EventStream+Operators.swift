@@ -108,9 +108,11 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
   ) -> ResponderSubscription {
     let previous = LockedState<Event?>(nil)
     return upstream._subscribe(responder, on: context, at: callSite) { responder, event in
-      if previous.isNew(event) {
+      let replaced = previous.exchange(event)
+      if replaced != event {
         handler(responder, event)
       }
+      _ = replaced  // released here, after the handler and with no lock held: its deinit is user code
     }
   }
 
@@ -121,22 +123,25 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
   ) -> EventSubscription {
     let previous = LockedState<Event?>(nil)
     return upstream._subscribe(on: context, at: callSite) { event in
-      if previous.isNew(event) {
+      let replaced = previous.exchange(event)
+      if replaced != event {
         handler(event)
       }
+      _ = replaced  // released here, after the handler and with no lock held: its deinit is user code
     }
   }
 }
 
 extension LockedState {
-  /// Records `event` as the latest; `true` when it differs from the one before.
+  /// Records `event` as the latest and returns the one it replaces.
   ///
   /// The output already delivers one event at a time to a subscriber, but from whichever thread delivers; the lock
-  /// makes the hand-over between those threads explicit.
-  fileprivate func isNew<Event: Equatable>(_ event: Event) -> Bool where State == Event? {
-    withLock { previous in
-      defer { previous = event }
-      return previous != event
+  /// makes the hand-over between those threads explicit. Only the swap happens under the lock: the caller compares
+  /// (the event's `==`) and releases the previous event (its `deinit`) after it, since both are user code (G8).
+  fileprivate func exchange<Event>(_ event: Event) -> Event? where State == Event? {
+    withLock { latest in
+      defer { latest = event }
+      return latest
     }
   }
 }

@@ -140,7 +140,7 @@ extension Documentation {
       screen = nil
       // keyboard.isConnected == true: the broadcaster has not looked yet
 
-      _ = keyboard.subscriberCount  // looks, finds nobody, disconnects
+      keyboard.pruneDeadSubscribers()  // looks, finds nobody, disconnects
       // keyboard.isConnected == false, keyboard.observerCount == 0
       // end-snippet
       #expect(!keyboard.isConnected)
@@ -256,6 +256,7 @@ extension Documentation {
         _ = map
       }
       #expect(location.subscriberCount == 0)
+      location.pruneDeadSubscribers()
       #expect(service.listenerCount == 0)
       #expect(location.disconnectCount == 1)
     }

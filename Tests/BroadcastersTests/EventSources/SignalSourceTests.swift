@@ -60,6 +60,38 @@ import Testing
     secondToken.cancel()
     #expect(signalHandlerAddress(SIGUSR2) == before)
   }
+
+  @Test func numbersThatAreNotSignalsAreLeftOutInsteadOfCrashingDispatch() {
+    let source = SignalSource(signals: [0, -1, 999, Int32.max, Int32.min, SIGUSR2, 65, SIGUSR2])
+    #expect(source.signals == [SIGUSR2])
+    let nothing = Broadcaster(source: SignalSource(signal: 999))
+    let token = nothing.subscribe { _ in }
+    #expect(nothing.isConnected)
+    token.cancel()
+    #expect(!nothing.isConnected)
+  }
+
+  @Test func raiseFromAThreadThatTakesTheSignalIsDeliveredAndKillFromAnyThreadIs() async {
+    let signals = Broadcaster(source: SignalSource(signal: SIGUSR1))
+    let log = Log<Int32>()
+    let token = signals.subscribe { log.append($0) }
+    // This test runs on a libdispatch thread, which blocks every signal: `raise` here would never be seen. A thread
+    // that unblocks the signal takes it, and libdispatch forwards it to the thread that reads its signal descriptor.
+    let raised = Thread {
+      var signalSet = sigset_t()
+      sigemptyset(&signalSet)
+      sigaddset(&signalSet, SIGUSR1)
+      pthread_sigmask(SIG_UNBLOCK, &signalSet, nil)
+      raise(SIGUSR1)
+      pthread_sigmask(SIG_BLOCK, &signalSet, nil)
+    }
+    raised.start()
+    #expect(await eventually { log.count == 1 }, "raise from a thread that does not block the signal was not seen")
+    kill(getpid(), SIGUSR1)
+    #expect(await eventually { log.count == 2 }, "kill(getpid(), …) from a blocking thread was not seen")
+    #expect(log.elements == [SIGUSR1, SIGUSR1])
+    token.cancel()
+  }
 }
 
 /// The address of the handler `signal` is disposed to (0 for `SIG_DFL`).

@@ -38,4 +38,26 @@ import Testing
       #expect(ticks.disconnectCount == round)
     }
   }
+
+  @Test(arguments: [
+    DispatchTimeInterval.seconds(-5), .milliseconds(-1), .microseconds(Int.min), .nanoseconds(-1),
+  ])
+  func aNegativeIntervalOrLeewayCountsAsZeroInsteadOfTrapping(interval: DispatchTimeInterval) async {
+    let source = TimerSource(interval: interval, leeway: interval)
+    #expect(source.interval == .nanoseconds(0))
+    #expect(source.leeway == .nanoseconds(0))
+    let ticks = Broadcaster(source: source)
+    let log = Log<Date>()
+    let token = ticks.subscribe { log.append($0) }
+    #expect(await eventually { log.count >= 1 })
+    token.cancel()
+    #expect(!ticks.isConnected)
+  }
+
+  @Test func nonNegativeIntervalsAreKeptAsGiven() {
+    let source = TimerSource(interval: .seconds(2), leeway: .milliseconds(10))
+    #expect(source.interval == .seconds(2))
+    #expect(source.leeway == .milliseconds(10))
+    #expect(TimerSource(interval: .never).interval == .never)
+  }
 }

@@ -39,7 +39,7 @@ import Testing
     #expect(LiveObjects.count("Output.Entry", for: KeyboardEvent.self) == 0)
   }
 
-  @Test func readingSubscriberCountAfterTheRespondersWentRemovesTheObservers() {
+  @Test func pruningAfterTheRespondersWentRemovesTheObservers() {
     let center = NotificationCenter()
     let keyboard = KeyboardBroadcaster(center: center)
     do {
@@ -50,6 +50,8 @@ import Testing
       #expect(keyboard.observerCount == 6)
     }
     #expect(keyboard.subscriberCount == 0)
+    #expect(keyboard.observerCount == 6, "reading subscriberCount removed the observers")
+    keyboard.pruneDeadSubscribers()
     #expect(keyboard.observerCount == 0)
   }
 
@@ -153,5 +155,29 @@ import Testing
     center.post(KeyboardEvent.everyKind[1])
     #expect(responder.events == [KeyboardEvent.everyKind[0]])
     #expect(LiveObjects.total(for: KeyboardEvent.self) == 0)
+  }
+
+  @Test func theReportedNumberFrameIsNotDeliveredAndTheProcessSurvives() {
+    let center = NotificationCenter()
+    let keyboard = KeyboardBroadcaster(center: center)
+    let failures = Log<DecodeFailure>()
+    keyboard.onDecodeFailure = { failures.append($0) }
+    let delivered = Log<KeyboardEvent>()
+    let token = keyboard.subscribe { delivered.append($0) }
+    let info = KeyboardUserInfo(beginFrame: .zero, endFrame: CGRect(x: 0, y: 500, width: 390, height: 300))
+    for value: Any in [5, 1.5, true, NSValue(point: .zero)] {
+      var userInfo = info.userInfo
+      userInfo[KeyboardNotification.UserInfoKey.frameEnd] = value
+      center.post(name: KeyboardNotification.willShow, object: nil, userInfo: userInfo)
+    }
+    #expect(keyboard.decodeFailureCount == 4)
+    #expect(delivered.count == 0)
+    #expect(
+      failures.elements.map(\.reason) == [
+        .wrongType(expected: "CGRect", found: "Int"), .wrongType(expected: "CGRect", found: "Double"),
+        .wrongType(expected: "CGRect", found: "Bool"),
+        .wrongType(expected: "CGRect", found: "NSValue(\(String(cString: NSValue(point: .zero).objCType)))"),
+      ])
+    token.cancel()
   }
 }

@@ -354,7 +354,7 @@ extension Documentation {
 
     // MARK: Introspection
 
-    @Test func subscriberCountPrunesAndDebugDescriptionSaysWhere() {
+    @Test func debugDescriptionSaysWhereEachSubscriptionWasMade() {
       let output = Output<String>()
       let transcript = Transcript()
       output.subscribe(transcript) { transcript, event in transcript.append(event) }

@@ -91,7 +91,7 @@ import Testing
     #expect(LiveObjects.total(for: Probe.self) == 0)
   }
 
-  @Test func subscriberCountPrunesDeadRespondersAndReleasesTheChannel() {
+  @Test func subscriberCountOnlyCountsAndASweepReleasesTheChannel() {
     struct Probe: Sendable {}
     let bus = EventHub()
     do {
@@ -100,6 +100,8 @@ import Testing
       #expect(bus.subscriberCount(for: Probe.self) == 1)
     }
     #expect(bus.subscriberCount(for: Probe.self) == 0)
+    #expect(LiveObjects.count("Output", for: Probe.self) == 1, "reading the count released the channel")
+    #expect(bus.channelCount == 0)
     #expect(LiveObjects.total(for: Probe.self) == 0)
   }
 

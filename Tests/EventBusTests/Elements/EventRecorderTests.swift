@@ -54,6 +54,7 @@ import Testing
     }
     #expect(weakRecorder == nil)
     #expect(output.subscriberCount == 0)
+    output.pruneDeadSubscribers()
     #expect(LiveObjects.count("Output.Entry", for: Probe.self) == 0)
   }
 

@@ -12,7 +12,7 @@ extension EventView {
   /// - the view's ``output`` reaches the view model's ``EventViewModel/handle(event:)``;
   /// - the view model's ``EventViewModel/output`` reaches the view's ``handle(event:)``.
   ///
-  /// An event sent on the main thread with nothing waiting ahead of it is delivered at once, inside the `send`;
+  /// An event sent on the main actor with nothing waiting ahead of it is delivered at once, inside the `send`;
   /// otherwise it goes through the main queue, in order. So a view model may send from any thread, and a
   /// `@MainActor` view model (conforming with `@MainActor EventViewModel`) is only ever called on the main actor.
   ///

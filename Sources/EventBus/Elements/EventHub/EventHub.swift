@@ -26,15 +26,32 @@
 /// Events of different types travel on different channels: a post of type `A` from inside a handler of type `B`
 /// is delivered right away, nested inside that handler, like a method call (and like `NotificationCenter`).
 ///
-/// The bus routes by the *static* type of the posted value: `post(event)` reaches the subscribers of
-/// `type(of: event)` as the compiler sees it, so post concrete types, not existentials such as `any Sendable`.
+/// ## Routing by static type
+/// The bus routes by the *static* type of the posted value, the type the compiler sees at the call site, never by
+/// its dynamic type: `post(event)` reaches the subscribers of that type and no other. A value held as an existential
+/// reaches the subscribers of the existential type, and a class instance held as its superclass reaches the
+/// subscribers of the superclass:
+///
+/// ```swift
+/// protocol Announcement: Sendable { var text: String { get } }
+/// struct Banner: Announcement { let text: String }
+///
+/// let announcement: any Announcement = Banner(text: "hi")
+/// bus.post(announcement)                 // subscribers of (any Announcement).self, not of Banner.self
+/// bus.post(Banner(text: "hi"))           // subscribers of Banner.self
+/// bus.post(announcement, as: (any Announcement).self)   // the same as the first line, spelled out
+/// ```
+///
+/// To reach the subscribers of a value's dynamic type, post it as that type, for example after a cast
+/// (`if let banner = announcement as? Banner { bus.post(banner) }`). Nothing is posted twice: a subscriber of a
+/// protocol or superclass does not receive the events posted as a conforming or derived type.
 public final class EventHub: Sendable {
   private let channels = LockedState<[ObjectIdentifier: Channel]>([:])
 
   /// Creates an empty bus.
   public init() {}
 
-  /// Delivers `event` to the subscribers of its type, `Event`.
+  /// Delivers `event` to the subscribers of its static type, `Event`.
   ///
   /// Immediate-context handlers run before `post` returns, unless another thread is delivering an event of the same
   /// type at the same moment or this is a post from inside a handler of the same type; then the event is queued
@@ -42,12 +59,22 @@ public final class EventHub: Sendable {
   ///
   /// ```swift
   /// bus.post(CartChanged(itemCount: 3))
+  /// bus.post(banner, as: (any Announcement).self)   // to the subscribers of the protocol
   /// ```
   ///
-  /// - Parameter event: The event. Its static type selects the subscribers.
+  /// `Event` is the type the compiler sees at the call site: an existential argument such as an `any Announcement`
+  /// is posted as `any Announcement`, not as the type of the value inside it (see "Routing by static type").
+  ///
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - type: The type whose subscribers receive it; the static type of `event` by default. Pass a protocol
+  ///     existential or a superclass to reach its subscribers with a value of a conforming or derived type.
   /// - Complexity: O(1) to find the channel, then O(*n*) for *n* subscribers of `Event`. Creates nothing when
   ///   `Event` has no subscribers.
-  public func post<Event: Sendable>(_ event: Event) {
+  public func post<Event: Sendable>(_ event: Event, as type: Event.Type = Event.self) {
+    // `type` is not read: `Event` is. Its presence keeps Swift from opening an existential argument (an
+    // `any Announcement` would otherwise bind `Event` to the dynamic type of the value inside), so routing follows
+    // the static type at the call site, as documented.
     let output = channels.withLock { $0[ObjectIdentifier(Event.self)]?.output }
     guard let output else { return }
     // Every channel stored under `ObjectIdentifier(Event.self)` is an `Output<Event>` (see `withChannel`).
@@ -72,8 +99,8 @@ public final class EventHub: Sendable {
 
   /// The number of live subscribers of `type`: not cancelled, and whose responder, if any, is alive.
   ///
-  /// Reading it prunes subscriptions of `type` whose responder deinitialised, which releases the channel if none is
-  /// left. Creates nothing.
+  /// Reading it only counts, and creates nothing. A channel whose last responder deinitialised is released when the
+  /// next event of `type` finds it gone, or at a periodic sweep.
   ///
   /// - Parameter type: The event type.
   public func subscriberCount<Event: Sendable>(for type: Event.Type) -> Int {

@@ -152,7 +152,9 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   ///
   /// - Parameters:
   ///   - count: How many events to wait for, counting those already recorded.
-  ///   - timeout: The longest wait, in seconds; 5 by default.
+  ///   - timeout: The longest wait, in seconds; 5 by default. `.infinity`, or any wait too long to count in
+  ///     nanoseconds, waits without a time limit, until the events arrive or the task is cancelled. Zero, a negative
+  ///     value or NaN does not wait: the result says whether the events are already there.
   /// - Returns: `true` when `count` events were recorded in time; `false` on timeout or when the waiting task is
   ///   cancelled.
   public func waitForEvents(count: Int, timeout: Double = 5) async -> Bool {
@@ -171,7 +173,13 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
           continuation.resume(returning: true)
           return
         }
-        let nanoseconds = UInt64((Swift.max(0, timeout) * 1e9).rounded())
+        guard let nanoseconds = Self.nanoseconds(forTimeout: timeout) else {
+          // No time limit: only the events or cancellation end the wait.
+          if Task.isCancelled {
+            giveUp(waiter: id)
+          }
+          return
+        }
         let timeoutTask = Task { [weak self] in
           try? await Task.sleep(nanoseconds: nanoseconds)
           self?.giveUp(waiter: id)
@@ -192,6 +200,15 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     } onCancel: {
       giveUp(waiter: id)
     }
+  }
+
+  /// A timeout in seconds as nanoseconds to sleep: 0 for zero, negative and NaN, `nil` (no limit) for infinity and for
+  /// anything beyond `UInt64.max` nanoseconds (585 years), where converting would trap.
+  static func nanoseconds(forTimeout timeout: Double) -> UInt64? {
+    guard timeout > 0 else { return 0 }
+    let nanoseconds = (timeout * 1e9).rounded(.up)
+    guard nanoseconds < Double(UInt64.max) else { return nil }
+    return UInt64(nanoseconds)
   }
 
   /// Resumes the waiter `id` with `false`, unless it has already been resumed.
