@@ -149,6 +149,9 @@ import Testing
       )
       #expect(observed.current == sent.current + shared.sentInDeinit.current, "events lost or duplicated")
       // Left: the observer and the latest subscription a deinit made. (Each responder's token to cancel died with it.)
+      // Pruning also drops the entries of responders that died after the last send: their handlers capture `shared`,
+      // which holds the output, so an unpruned one would keep the output alive.
+      shared.output.pruneDeadSubscribers()
       #expect(shared.output.subscriberCount == 2)
       shared.subscribedInDeinit.put(nil)
       withExtendedLifetime(observer) {}
