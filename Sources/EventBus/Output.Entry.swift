@@ -12,10 +12,11 @@ extension Output {
     /// `nil` for `.immediate` delivery.
     @usableFromInline final let mailbox: Mailbox<Event>?
     final let location: CallSite
-    /// Position in `entries`. Guarded by the output's lock. 32 bits keep the entry 8 bytes smaller.
-    @usableFromInline final var index: Int32 = 0
+    /// Position in the output's subscriber list. Guarded by the output's lock. 32 bits keep the entry 8 bytes
+    /// smaller.
+    @usableFromInline final var slot: Int32 = 0
     /// Guarded by the output's lock.
-    @usableFromInline final var isCancelled = false
+    @usableFromInline final var isRemoved = false
     /// Cancelled by a handler on the delivering thread: skip for the rest of the round. Read and written only by
     /// the thread that holds the delivery; the next delivering thread takes over through the output's lock.
     final var isSkipped = false
@@ -24,9 +25,16 @@ extension Output {
 
     // `isSkipped` and `isDead` stay internal, read and written only by code compiled in this module: whole-module
     // optimisation then proves their accesses exclusive and removes the runtime's dynamic exclusivity checks from the
-    // delivery loop (70 instructions a delivery). Inlinable code reads `isDead` through this accessor.
+    // delivery loop (70 instructions a delivery). Inlinable code and the state machine reach them through these
+    // accessors.
     @usableFromInline
     final var wasFoundDead: Bool { isDead }
+
+    @usableFromInline
+    final var isSkippedForRound: Bool {
+      get { isSkipped }
+      set { isSkipped = newValue }
+    }
 
     /// Hands `event` to the delivery context unless the entry is skipped for this round. Returns `false` when the
     /// responder was found deinitialised (and marks the entry dead).
@@ -144,7 +152,7 @@ extension Output {
   }
 }
 
-// `index` and `isCancelled` are guarded by the output's lock. `isSkipped` and `isDead` are confined to the thread
+// `slot` and `isRemoved` are guarded by the output's lock. `isSkipped` and `isDead` are confined to the thread
 // that holds the output's delivery, and handed from one delivering thread to the next through that lock. The rest
 // is immutable, or a weak reference (which the runtime makes safe to read from any thread).
 extension Output.Entry: @unchecked Sendable {}
@@ -155,3 +163,5 @@ extension Output.HandlerEntry: @unchecked Sendable {}
 // The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread. The
 // responder itself is handed to the handler on the delivery context the subscriber chose.
 extension Output.ResponderEntry: @unchecked Sendable {}
+
+extension Output.Entry: DeliveryMember {}

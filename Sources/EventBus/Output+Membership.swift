@@ -1,0 +1,51 @@
+// MARK: - Package interface for Broadcasters
+
+extension Output {
+  /// The number of subscriptions not yet removed. Unlike ``subscriberCount`` it does not look at responders, so
+  /// it may still count one that deinitialised and has not been pruned yet.
+  package var occupiedCount: Int {
+    state.withLock { $0.memberCount }
+  }
+
+  /// Sets the function called, with no lock held, after subscriptions were added or removed.
+  ///
+  /// A broadcaster uses it to connect on the first subscriber and disconnect after the last. Calls may arrive
+  /// from several threads and in any order; read ``occupiedCount`` to learn the current state.
+  package func setMembershipObserver(_ observer: (@Sendable () -> Void)?) {
+    var observer = observer
+    state.withLock { swap(&$0.membershipObserver, &observer) }
+    _ = observer  // the old observer, released here with no lock held
+  }
+
+  /// Removes subscriptions whose responder has deinitialised.
+  ///
+  /// Weak references are read outside the lock: reading one retains the responder, and the matching release could
+  /// run its `deinit`, which is user code.
+  package func pruneDeadEntries() {
+    let snapshot = state.withLock { $0.members }
+    var dead: [Entry] = []
+    for case let entry? in snapshot where !entry.isTargetAlive {
+      dead.append(entry)
+    }
+    guard !dead.isEmpty else { return }
+    if case .changed(let observer) = state.withLock({ $0.removeDead(dead) }) {
+      observer?()
+    }
+  }
+}
+
+extension Output: CustomDebugStringConvertible {
+  /// The live subscriptions, with where each was made and its delivery context.
+  public var debugDescription: String {
+    let snapshot = state.withLock { $0.members }
+    var lines: [String] = []
+    for case let entry? in snapshot where entry.isTargetAlive {
+      lines.append(
+        "  #\(lines.count + 1) \(entry.targetDescription) at \(entry.location) (\(entry.contextDescription))")
+    }
+    let header =
+      "Output<\(Event.self)>: \(lines.count) subscriber\(lines.count == 1 ? "" : "s")"
+      + (replayCount > 0 ? ", replay \(replayCount)" : "")
+    return ([header] + lines).joined(separator: "\n")
+  }
+}
