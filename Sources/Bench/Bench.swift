@@ -2,7 +2,7 @@ import Foundation
 
 /// `swift run -c release Bench`: the cost of delivering events to N responders, measured against its rivals.
 ///
-/// See ``Usage`` for the command line and DESIGN.md §5 for the contract its output follows.
+/// See ``Usage`` for the command line and Benchmarks/METHODOLOGY.md for how each figure is made.
 @main
 enum Bench {
   static func main() {

@@ -1,4 +1,4 @@
-/// A whole run: the JSON object of DESIGN.md §5, also read back by `--compare`.
+/// A whole run: the JSON object `--json` writes, also read back by `--compare`.
 struct BenchReport: Codable, Equatable, Sendable {
   /// The version of this shape. Readers refuse other versions.
   static let currentSchema = 1

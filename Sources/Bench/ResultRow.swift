@@ -1,4 +1,4 @@
-/// One figure of a run: a JSON row of DESIGN.md §5.
+/// One figure of a run: a row of the JSON report.
 struct ResultRow: Codable, Equatable, Sendable {
   var scenario: String
   var contender: String

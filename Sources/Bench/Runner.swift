@@ -16,6 +16,7 @@ struct Runner {
   ///
   /// - Throws: ``MeasurementFailure`` if a contender did not do the work it was given.
   func run() throws(MeasurementFailure) -> [ResultRow] {
+    IdleThread.start()
     let clock = ContinuousClock()
     var rows: [ResultRow] = []
     for scenario in arguments.scenarios {

@@ -24,7 +24,7 @@ enum Usage {
         --iterations K           Events (fanout, source-fanout) or cycles (subscribe-cancel) per repetition,
                                  instead of calibrating to a few milliseconds. With one scenario, contender
                                  and N, the run is a fixed amount of work for a profiler such as valgrind.
-        --json PATH              Write the results as JSON (DESIGN.md §5).
+        --json PATH              Write the results as JSON (schema 1).
         --csv PATH               Write the results as CSV.
         --svg PATH               Draw ns per delivery against N, log-log, for fanout and source-fanout.
         --compare OLD.json       Print each figure's change against an earlier --json run; marks figures

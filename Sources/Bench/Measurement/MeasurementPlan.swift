@@ -1,7 +1,7 @@
 /// How long and how often each figure is measured.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct MeasurementPlan: Equatable, Sendable {
-  /// Timed repetitions per figure; the figure is their median. DESIGN.md §5 asks for at least 5.
+  /// Timed repetitions per figure; the figure is their median. At least 5.
   var repetitions: Int
   /// How long one repetition should take when the iterations are calibrated.
   var repetitionTarget: Duration

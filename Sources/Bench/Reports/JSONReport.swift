@@ -1,6 +1,6 @@
 import Foundation
 
-/// The JSON of DESIGN.md §5: one object, `schema`, `toolchain`, `date`, then a `results` row per line.
+/// The JSON report: one object, `schema`, `toolchain`, `date`, then a `results` row per line.
 ///
 /// Written by hand so the keys come in the documented order and each row stays on one line, which keeps
 /// committed results readable in a diff. Read back with `JSONDecoder` (``load(from:)``).

@@ -26,7 +26,7 @@ package struct LockedState<State> {
 
   /// Runs `body` with exclusive access to the state.
   ///
-  /// Never call user code from `body`: decide under the lock, act after it (DESIGN.md G8).
+  /// Never call user code from `body`: decide under the lock, act after it (G8).
   @inlinable @inline(__always)
   package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try storage.withLock(body)
