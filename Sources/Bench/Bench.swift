@@ -1,3 +1,4 @@
+import BenchHarness
 import Foundation
 
 /// `swift run -c release Bench`: the cost of delivering events to N responders, measured against its rivals.
@@ -16,8 +17,8 @@ enum Bench {
     exit(status)
   }
 
-  /// Runs one command line and returns the exit status: 0 on success, 1 if a measurement or a file failed,
-  /// ``ArgumentError/exitStatus`` (2) on a bad command line.
+  /// Runs one command line and returns the exit status: 0 on success, 1 if a measurement or a file failed or
+  /// (with `--fail-on-regression`) a figure regressed, ``ArgumentError/exitStatus`` (2) on a bad command line.
   @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   static func run(arguments commandLine: [String], console: Console) -> Int32 {
     let arguments: Arguments
@@ -42,22 +43,30 @@ enum Bench {
     if Toolchain.isDebugBuild {
       console.printError("Bench: warning: a debug build; figures say little about release code (use -c release)")
     }
-    let rows: [ResultRow]
+    let runner = Runner(arguments: arguments, progress: console.printError)
+    let report: BenchReport
+    var comparison: Comparison?
     do {
-      rows = try Runner(arguments: arguments, progress: console.printError).run()
+      let rows = try runner.run()
+      report = BenchReport(
+        toolchain: Toolchain.description, date: ISO8601DateFormatter().string(from: Date()), results: rows)
+      if let baseline {
+        comparison = try compare(report, with: baseline, runner: runner, console: console)
+      }
     } catch {
       console.printError("Bench: error: \(error.message)")
       return 1
     }
-    let report = BenchReport(
-      toolchain: Toolchain.description, date: ISO8601DateFormatter().string(from: Date()), results: rows)
     console.writeOutput(TableReport.render(report))
-    if let baseline, let path = arguments.comparePath {
-      let comparison = Comparison(current: report, baseline: baseline)
+    var status: Int32 = 0
+    if let baseline, let comparison, let path = arguments.comparePath {
       console.writeOutput("\n" + ComparisonReport.render(comparison, baselinePath: path, baseline: baseline))
+      if arguments.failsOnRegression && !comparison.regressions.isEmpty {
+        console.printError("Bench: error: \(comparison.regressions.count) figure(s) regressed against \(path)")
+        status = 1
+      }
     }
 
-    var status: Int32 = 0
     let files = [
       (arguments.jsonPath, JSONReport.render), (arguments.csvPath, CSVReport.render),
       (arguments.svgPath, SVGChart.render),
@@ -72,6 +81,22 @@ enum Bench {
       }
     }
     return status
+  }
+
+  /// `report` against `baseline`, each regression measured again before it counts.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  private static func compare(
+    _ report: BenchReport, with baseline: BenchReport, runner: Runner, console: Console
+  ) throws(MeasurementFailure) -> Comparison {
+    var comparison = Comparison(current: report, baseline: baseline)
+    if !comparison.regressions.isEmpty {
+      console.printError("compare: measuring \(comparison.regressions.count) possible regression(s) again")
+    }
+    try comparison.confirmRegressions { (scenario, n) throws(MeasurementFailure) in
+      guard let scenario = Scenario(rawValue: scenario) else { return [] }
+      return try runner.rows(of: scenario, responderCount: n)
+    }
+    return comparison
   }
 
   private static func outputPaths(_ arguments: Arguments) -> [(option: String, path: String)] {

@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// What `Bench` measures: one question about event delivery, asked of several contenders at several N.
 ///
 /// The names, metrics and contenders are fixed: reports, `--contender` and `--compare` key on them.
@@ -33,6 +35,16 @@ enum Scenario: String, CaseIterable, Sendable {
     case .upstream: [.perObserver, .broadcaster]
     case .subscribeCancel: [.perObserver, .output, .broadcaster]
     case .memory: [.perObserver, .output, .broadcaster]
+    }
+  }
+
+  /// The contender `--compare` measures the others against: hand-written code or Foundation, which this package
+  /// does not change, doing the same work in the same repetitions. `nil` for exact counts.
+  var reference: ContenderName? {
+    switch self {
+    case .fanout: .weakBoxLoop
+    case .sourceFanout, .subscribeCancel, .memory: .perObserver
+    case .upstream: nil
     }
   }
 

@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// The text `--help` prints, and a bad command line prints after its error.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 enum Usage {
@@ -27,8 +29,11 @@ enum Usage {
         --json PATH              Write the results as JSON (schema 1).
         --csv PATH               Write the results as CSV.
         --svg PATH               Draw ns per delivery against N, log-log, for fanout and source-fanout.
-        --compare OLD.json       Print each figure's change against an earlier --json run; marks figures
-                                 more than \(Comparison.regressionThresholdPercent)% worse as regressions.
+        --compare OLD.json       Print each figure's change against an earlier --json run. A figure is a
+                                 regression only outside both runs' noise: more than \(Comparison.thresholdPercent)% worse, its fastest
+                                 repetition slower than the old run's slowest, and more than \(Comparison.thresholdPercent)% worse
+                                 against its scenario's reference contender (Benchmarks/METHODOLOGY.md).
+        --fail-on-regression     With --compare: exit with status 1 if any figure regressed.
         -h, --help               Print this text.
 
       SCENARIOS:
@@ -37,12 +42,13 @@ enum Usage {
       Each figure is the median of \(full) timed repetitions (\(quick) with --quick) after a warm-up; every
       contender of a scenario is measured in the same run, repetitions interleaved. upstream counts, and memory
       reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not apply to them.
-      Exit status: 0 on success, 1 if a measurement or a file failed, 2 on a bad command line.
+      Exit status: 0 on success, 1 if a measurement or a file failed (or, with --fail-on-regression, a figure
+      regressed), 2 on a bad command line.
 
       EXAMPLES:
         swift run -c release Bench --quick
         swift run -c release Bench --json results.json --svg results.svg
-        swift run -c release Bench --compare results.json
+        swift run -c release Bench --compare results.json --fail-on-regression
         valgrind --tool=callgrind .build/release/Bench --scenario fanout --contender output --n 100 --iterations 10000
 
       """

@@ -1,3 +1,4 @@
+import BenchHarness
 import Foundation
 
 /// A log-log chart of ns per delivery against N for every `fanout` and `source-fanout` contender, as SVG.

@@ -4,11 +4,11 @@ import Foundation
 ///
 /// glibc's `pthread_mutex_lock` and `pthread_mutex_unlock` skip their atomic instructions while a process has a
 /// single thread, which would make every lock look about 20 ns per send cheaper than it is in an app. The thread
-/// does nothing but wait, so it takes no time from the measurements.
-enum IdleThread {
+/// does nothing but wait, so it takes no time from the measurements. ``TimedComparison/measure(_:plan:)`` starts it.
+public enum IdleThread {
   private static let started: Void = {
     let thread = Thread {
-      // Blocks forever: the semaphore is never signalled.
+      // Blocks for the rest of the process: the semaphore is never signalled.
       DispatchSemaphore(value: 0).wait()
     }
     thread.name = "Bench idle thread"
@@ -16,7 +16,7 @@ enum IdleThread {
   }()
 
   /// Starts the thread, once per process; later calls do nothing.
-  static func start() {
+  public static func start() {
     started
   }
 }
