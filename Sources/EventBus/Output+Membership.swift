@@ -4,7 +4,7 @@ extension Output {
   /// The number of subscriptions not yet removed. Unlike ``subscriberCount`` it does not look at responders, so
   /// it may still count one that deinitialised and has not been pruned yet.
   package var occupiedCount: Int {
-    state.withLock { $0.memberCount }
+    state.withLock { $0.roster.memberCount }
   }
 
   /// Sets the function called, with no lock held, after subscriptions were added or removed.
@@ -23,12 +23,12 @@ extension Output {
   /// run its `deinit`, which is user code.
   package func pruneDeadEntries() {
     let snapshot = state.withLock { $0.members }
-    var dead: [Entry] = []
-    for case let entry? in snapshot where !entry.isTargetAlive {
-      dead.append(entry)
+    var dead: [DeliveryMember] = []
+    for case let member? in snapshot where !unsafeDowncast(member, to: Entry.self).isTargetAlive {
+      dead.append(member)
     }
     guard !dead.isEmpty else { return }
-    if case .changed(let observer) = state.withLock({ $0.removeDead(dead) }) {
+    if case .changed(let observer) = state.withLock({ $0.roster.removeDead(dead) }) {
       observer?()
     }
   }
@@ -39,7 +39,9 @@ extension Output: CustomDebugStringConvertible {
   public var debugDescription: String {
     let snapshot = state.withLock { $0.members }
     var lines: [String] = []
-    for case let entry? in snapshot where entry.isTargetAlive {
+    for case let member? in snapshot {
+      let entry = unsafeDowncast(member, to: Entry.self)
+      guard entry.isTargetAlive else { continue }
       lines.append(
         "  #\(lines.count + 1) \(entry.targetDescription) at \(entry.location) (\(entry.contextDescription))")
     }

@@ -6,47 +6,21 @@ extension Output {
   /// Kept small on purpose (Bench's `memory` scenario): bookkeeping here, the handler and the responder in the
   /// subclass, a mailbox only for queued delivery.
   @usableFromInline
-  class Entry: SubscriptionTarget {
+  class Entry: DeliveryMember, SubscriptionTarget {
     /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
     final weak var output: Output?
     /// `nil` for `.immediate` delivery.
     @usableFromInline final let mailbox: Mailbox<Event>?
     final let location: CallSite
-    /// Position in the output's subscriber list. Guarded by the output's lock. 32 bits keep the entry 8 bytes
-    /// smaller.
-    @usableFromInline final var slot: Int32 = 0
-    /// Guarded by the output's lock.
-    @usableFromInline final var isRemoved = false
-    /// Cancelled by a handler on the delivering thread: skip for the rest of the round. Read and written only by
-    /// the thread that holds the delivery; the next delivering thread takes over through the output's lock.
-    final var isSkipped = false
-    /// The responder was found deinitialised during delivery. Same confinement as `isSkipped`.
-    final var isDead = false
 
-    // `isSkipped` and `isDead` stay internal, read and written only by code compiled in this module: whole-module
-    // optimisation then proves their accesses exclusive and removes the runtime's dynamic exclusivity checks from the
-    // delivery loop (70 instructions a delivery). Inlinable code and the state machine reach them through these
-    // accessors.
-    @usableFromInline
-    final var wasFoundDead: Bool { isDead }
-
-    @usableFromInline
-    final var isSkippedForRound: Bool {
-      get { isSkipped }
-      set { isSkipped = newValue }
-    }
-
-    /// Hands `event` to the delivery context unless the entry is skipped for this round. Returns `false` when the
-    /// responder was found deinitialised (and marks the entry dead).
+    /// Hands `event` to the subscriber in a round: to the handler now, or to the mailbox for queued delivery, unless
+    /// the entry is skipped for this round. Returns `false` when the responder was found deinitialised (and marks
+    /// the entry dead).
     ///
-    /// Called by the inlined delivery loop; compiled here, for the exclusivity reason above.
+    /// Called by the inlined delivery loop, once per subscriber; each subclass does all of it in one call, compiled
+    /// here for the exclusivity reason given on `DeliveryMember`.
     @usableFromInline
-    final func deliverUnlessSkipped(_ event: Event) -> Bool {
-      guard !isSkipped else { return true }
-      if receive(event) { return true }
-      isDead = true
-      return false
-    }
+    func deliverInRound(_ event: Event) -> Bool { false }
 
     init(output: Output, context: DeliveryContext, location: CallSite) {
       self.output = output
@@ -59,6 +33,7 @@ extension Output {
       case .queue(let queue):
         mailbox = Mailbox(queue: queue, runsInlineOnMainThread: false)
       }
+      super.init()
       LiveObjects.created("Output.Entry", for: Event.self)
     }
 
@@ -116,6 +91,16 @@ extension Output {
       return true
     }
 
+    override func deliverInRound(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
+      if let mailbox {
+        mailbox.enqueue(event, for: self)
+      } else {
+        handler(event)
+      }
+      return true
+    }
+
     // A handler lives until its token cancels it, which also removes the entry.
     override var isTargetAlive: Bool { true }
 
@@ -146,15 +131,28 @@ extension Output {
       return true
     }
 
+    override func deliverInRound(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
+      if let mailbox {
+        mailbox.enqueue(event, for: self)
+        return true
+      }
+      guard let responder else {
+        isDead = true
+        return false
+      }
+      handler(responder, event)
+      return true
+    }
+
     override var isTargetAlive: Bool { responder != nil }
 
     override var targetDescription: String { "responder \(Responder.self)" }
   }
 }
 
-// `slot` and `isRemoved` are guarded by the output's lock. `isSkipped` and `isDead` are confined to the thread
-// that holds the output's delivery, and handed from one delivering thread to the next through that lock. The rest
-// is immutable, or a weak reference (which the runtime makes safe to read from any thread).
+// The round's bookkeeping is `DeliveryMember`'s. The rest is immutable, or a weak reference (which the runtime makes
+// safe to read from any thread).
 extension Output.Entry: @unchecked Sendable {}
 
 // The handler is immutable and `@Sendable`; the rest is the base entry's.
@@ -163,5 +161,3 @@ extension Output.HandlerEntry: @unchecked Sendable {}
 // The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread. The
 // responder itself is handed to the handler on the delivery context the subscriber chose.
 extension Output.ResponderEntry: @unchecked Sendable {}
-
-extension Output.Entry: DeliveryMember {}

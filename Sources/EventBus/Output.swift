@@ -26,7 +26,7 @@
 ///
 /// The Runtime Behavior article in the documentation covers all of them.
 public final class Output<Event: Sendable>: Sendable {
-  @usableFromInline typealias Machine = DeliveryStateMachine<Event, Entry>
+  @usableFromInline typealias Machine = DeliveryStateMachine<Event>
 
   /// How many past events a new subscriber receives before the live ones.
   public let replayCount: Int
@@ -170,7 +170,7 @@ extension Output {
             fromByteOffset: offset &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
         else { continue }
         Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
-          if !entry.deliverUnlessSkipped(event) {
+          if !entry.deliverInRound(event) {
             deadFound = true
           }
         }
@@ -192,9 +192,10 @@ extension Output {
       case .deliver(let event, let snapshot):
         let deadFound = Self.deliver(event, to: snapshot)
         next = state.withLock { $0.finishRound(deadFound: deadFound, in: snapshot, leftovers: &leftovers) }
-      case .replay(let events, let entry):
-        let deadFound = Self.deliver(events, to: entry)
-        next = state.withLock { $0.finishReplay(to: entry, deadFound: deadFound, leftovers: &leftovers) }
+      case .replay(let events, let member):
+        // Every member of an output's list is one of its entries.
+        let deadFound = Self.deliver(events, to: unsafeDowncast(member, to: Entry.self))
+        next = state.withLock { $0.finishReplay(to: member, deadFound: deadFound, leftovers: &leftovers) }
       }
       leftovers.membershipObserver?()
       // `leftovers` and the round's snapshot go here, with no lock held: they may hold the last reference to an
@@ -215,6 +216,18 @@ extension Output {
   }
 
   func add(_ entry: Entry) {
+    guard replayCount == 0 else { return addReplaying(entry) }
+    let addition = state.withLock { $0.roster.add(entry) }
+    if addition.shouldPrune {
+      pruneDeadEntries()
+    }
+    addition.membershipObserver?()
+  }
+
+  /// `add` for an output with a replay window: the new entry may have events to receive first. Kept out of `add`,
+  /// whose unspecialised code would otherwise look up the generic action type's metadata on every subscribe.
+  @inline(never)
+  private func addReplaying(_ entry: Entry) {
     let thread = ThreadIdentity.current
     let action = state.withLock { $0.subscribe(entry, from: thread) }
     if let replay = action.replay {
@@ -229,7 +242,7 @@ extension Output {
   /// Removes `entry`; called by its `cancel()`.
   func remove(_ entry: Entry) {
     let thread = ThreadIdentity.current
-    if case .changed(let observer) = state.withLock({ $0.cancel(entry, from: thread) }) {
+    if case .changed(let observer) = state.withLock({ $0.roster.cancel(entry, from: thread) }) {
       observer?()
     }
   }
