@@ -151,7 +151,9 @@ struct DeliveryStateMachine<Event> {
   @usableFromInline
   mutating func nextReplay(releasing released: inout [Replay]?) -> Replay? {
     while let replay = pendingReplays.popFirst() {
-      guard replay.member.isRemoved else { return replay }
+      if !replay.member.isRemoved {
+        return replay
+      }
       released = (released ?? []) + [replay]
     }
     return nil
