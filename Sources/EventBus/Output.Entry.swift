@@ -1,17 +1,26 @@
 import Dispatch
 
 extension Output {
-  /// One subscription. Lives in the output's `entries` and is the target of the handle given to the subscriber.
+  /// One subscription in the output's list.
   ///
-  /// Kept small on purpose (Bench's `memory` scenario): bookkeeping here, the handler and the responder in the
-  /// subclass, a mailbox only for queued delivery.
+  /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap block. It holds
+  /// the round's bookkeeping (`DeliveryMember`), its call site's number, and in the subclass the handler and the
+  /// responder. What only some subscriptions need lives elsewhere: the way back to the output, which `cancel()` needs,
+  /// in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of queued delivery.
   @usableFromInline
-  class Entry: DeliveryMember, SubscriptionTarget {
-    /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
-    final weak var output: Output?
-    /// `nil` for `.immediate` delivery.
-    @usableFromInline final let mailbox: Mailbox<Event>?
-    final let location: CallSite
+  class Entry: DeliveryMember {
+    /// Where the subscription was made, numbered in `CallSiteTable`.
+    final let callSite: CallSiteTable.ID
+
+    init(location: CallSite) {
+      callSite = CallSiteTable.id(for: location)
+      super.init()
+      LiveObjects.created("Output.Entry", for: Event.self)
+    }
+
+    deinit {
+      LiveObjects.destroyed("Output.Entry", for: Event.self)
+    }
 
     /// Hands `event` to the subscriber in a round: to the handler now, or to the mailbox for queued delivery, unless
     /// the entry is skipped for this round. Returns `false` when the responder was found deinitialised (and marks
@@ -22,30 +31,14 @@ extension Output {
     @usableFromInline
     func deliverInRound(_ event: Event) -> Bool { false }
 
-    init(output: Output, context: DeliveryContext, location: CallSite) {
-      self.output = output
-      self.location = location
-      switch context.kind {
-      case .immediate:
-        mailbox = nil
-      case .mainActor:
-        mailbox = Mailbox(queue: .main, runsInlineOnMainThread: true)
-      case .queue(let queue):
-        mailbox = Mailbox(queue: queue, runsInlineOnMainThread: false)
-      }
-      super.init()
-      LiveObjects.created("Output.Entry", for: Event.self)
-    }
-
-    deinit {
-      LiveObjects.destroyed("Output.Entry", for: Event.self)
-    }
-
     /// Delivers `event` now on this thread. Returns `false` when the target is gone for good.
     ///
     /// The base entry has no target; subclasses deliver to a handler or a responder.
-    @usableFromInline
     func deliver(_ event: Event) -> Bool { false }
+
+    /// Hands `event` to the delivery context: delivers it now, or queues it in the mailbox. Returns `false` when the
+    /// target is gone for good.
+    func receive(_ event: Event) -> Bool { deliver(event) }
 
     /// Whether anything can still receive events (a responder entry's responder is alive).
     var isTargetAlive: Bool { false }
@@ -53,78 +46,81 @@ extension Output {
     /// The target, for `debugDescription`.
     var targetDescription: String { "nothing" }
 
-    /// Hands `event` to the delivery context. Returns `false` when the target is gone for good.
-    @inlinable @inline(__always)
-    final func receive(_ event: Event) -> Bool {
-      guard let mailbox else { return deliver(event) }
-      mailbox.enqueue(event, for: self)
-      return true
-    }
+    /// The delivery context, for `debugDescription`.
+    var contextDescription: String { "immediate" }
 
-    final var contextDescription: String {
-      guard let mailbox else { return "immediate" }
-      return mailbox.queue === DispatchQueue.main ? "main" : "queue \(mailbox.queue.label)"
-    }
+    /// Ends the subscription from the entry's side: its mailbox found the responder deinitialised. Only an entry of
+    /// queued delivery has a mailbox, and only it keeps the way back to its output for this.
+    func cancel() {}
 
-    final func cancel() {
-      output?.remove(self)
-      mailbox?.cancel()
-    }
+    final var location: CallSite { CallSiteTable.site(callSite) }
   }
 
-  /// A token-owned subscription's entry.
-  final class HandlerEntry: Entry {
-    private let handler: @Sendable (Event) -> Void
+  /// A token-owned subscription's entry, delivered immediately.
+  class HandlerEntry: Entry {
+    fileprivate let handler: @Sendable (Event) -> Void
 
-    init(
-      handler: @escaping @Sendable (Event) -> Void,
-      output: Output,
-      context: DeliveryContext,
-      location: CallSite
-    ) {
+    init(handler: @escaping @Sendable (Event) -> Void, location: CallSite) {
       self.handler = handler
-      super.init(output: output, context: context, location: location)
+      super.init(location: location)
     }
 
-    override func deliver(_ event: Event) -> Bool {
+    override final func deliver(_ event: Event) -> Bool {
       handler(event)
       return true
     }
 
     override func deliverInRound(_ event: Event) -> Bool {
       guard !isSkipped else { return true }
-      if let mailbox {
-        mailbox.enqueue(event, for: self)
-      } else {
-        handler(event)
-      }
+      handler(event)
       return true
     }
 
     // A handler lives until its token cancels it, which also removes the entry.
-    override var isTargetAlive: Bool { true }
+    override final var isTargetAlive: Bool { true }
 
-    override var targetDescription: String { "handler" }
+    override final var targetDescription: String { "handler" }
   }
 
-  /// A responder-owned subscription's entry: holds the responder weakly.
-  final class ResponderEntry<Responder: AnyObject>: Entry {
+  /// A token-owned subscription's entry, delivered on a queue or the main actor.
+  final class QueuedHandlerEntry: HandlerEntry {
+    private let mailbox: Mailbox<Event>
+
+    init(handler: @escaping @Sendable (Event) -> Void, mailbox: Mailbox<Event>, location: CallSite) {
+      self.mailbox = mailbox
+      super.init(handler: handler, location: location)
+    }
+
+    override func deliverInRound(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
+      mailbox.enqueue(event, for: self)
+      return true
+    }
+
+    override func receive(_ event: Event) -> Bool {
+      mailbox.enqueue(event, for: self)
+      return true
+    }
+
+    override var contextDescription: String { mailbox.contextDescription }
+
+    override func closeMailbox() {
+      mailbox.cancel()
+    }
+  }
+
+  /// A responder-owned subscription's entry, delivered immediately: holds the responder weakly.
+  class ResponderEntry<Responder: AnyObject>: Entry {
     private weak var responder: Responder?
     private let handler: @Sendable (Responder, Event) -> Void
 
-    init(
-      _ responder: Responder,
-      handler: @escaping @Sendable (Responder, Event) -> Void,
-      output: Output,
-      context: DeliveryContext,
-      location: CallSite
-    ) {
+    init(_ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, location: CallSite) {
       self.responder = responder
       self.handler = handler
-      super.init(output: output, context: context, location: location)
+      super.init(location: location)
     }
 
-    override func deliver(_ event: Event) -> Bool {
+    override final func deliver(_ event: Event) -> Bool {
       // Once the responder's deinit has begun, the weak reference reads nil (G4).
       guard let responder else { return false }
       handler(responder, event)
@@ -133,10 +129,6 @@ extension Output {
 
     override func deliverInRound(_ event: Event) -> Bool {
       guard !isSkipped else { return true }
-      if let mailbox {
-        mailbox.enqueue(event, for: self)
-        return true
-      }
       guard let responder else {
         isDead = true
         return false
@@ -145,19 +137,86 @@ extension Output {
       return true
     }
 
-    override var isTargetAlive: Bool { responder != nil }
+    override final var isTargetAlive: Bool { responder != nil }
 
-    override var targetDescription: String { "responder \(Responder.self)" }
+    override final var targetDescription: String { "responder \(Responder.self)" }
+  }
+
+  /// A responder-owned subscription's entry, delivered on a queue or the main actor.
+  final class QueuedResponderEntry<Responder: AnyObject>: ResponderEntry<Responder> {
+    private let mailbox: Mailbox<Event>
+    /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
+    private weak var output: Output?
+
+    init(
+      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, mailbox: Mailbox<Event>,
+      output: Output, location: CallSite
+    ) {
+      self.mailbox = mailbox
+      self.output = output
+      super.init(responder, handler: handler, location: location)
+    }
+
+    override func deliverInRound(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
+      mailbox.enqueue(event, for: self)
+      return true
+    }
+
+    override func receive(_ event: Event) -> Bool {
+      mailbox.enqueue(event, for: self)
+      return true
+    }
+
+    override var contextDescription: String { mailbox.contextDescription }
+
+    override func closeMailbox() {
+      mailbox.cancel()
+    }
+
+    override func cancel() {
+      output?.remove(self)
+      mailbox.cancel()
+    }
+  }
+
+  /// The entry for `responder` and `handler`, delivered in `context`.
+  func responderEntry<Responder: AnyObject>(
+    _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, context: DeliveryContext,
+    location: CallSite
+  ) -> Entry {
+    // Immediate delivery is decided before the mailbox type is named: on this unspecialised path, naming a generic
+    // type costs a run-time metadata lookup.
+    if case .immediate = context.kind {
+      return ResponderEntry(responder, handler: handler, location: location)
+    }
+    let mailbox = Mailbox<Event>(context: context)
+    return QueuedResponderEntry(responder, handler: handler, mailbox: mailbox, output: self, location: location)
+  }
+
+  /// The entry for a token-owned `handler`, delivered in `context`.
+  func handlerEntry(
+    _ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext, location: CallSite
+  ) -> Entry {
+    if case .immediate = context.kind {
+      return HandlerEntry(handler: handler, location: location)
+    }
+    return QueuedHandlerEntry(handler: handler, mailbox: Mailbox(context: context), location: location)
   }
 }
 
-// The round's bookkeeping is `DeliveryMember`'s. The rest is immutable, or a weak reference (which the runtime makes
-// safe to read from any thread).
+// The round's bookkeeping is `DeliveryMember`'s; the call site is immutable.
 extension Output.Entry: @unchecked Sendable {}
 
 // The handler is immutable and `@Sendable`; the rest is the base entry's.
 extension Output.HandlerEntry: @unchecked Sendable {}
 
+// The mailbox is immutable and `Sendable`; the rest is the handler entry's.
+extension Output.QueuedHandlerEntry: @unchecked Sendable {}
+
 // The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread. The
 // responder itself is handed to the handler on the delivery context the subscriber chose.
 extension Output.ResponderEntry: @unchecked Sendable {}
+
+// The mailbox is immutable and `Sendable`, the output a weak reference; the rest is the responder entry's.
+extension Output.QueuedResponderEntry: @unchecked Sendable {}

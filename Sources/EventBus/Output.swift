@@ -101,6 +101,8 @@ public final class Output<Event: Sendable>: Sendable {
   public var readOnly: ReadOnlyOutput<Event> { ReadOnlyOutput(self) }
 }
 
+extension Output: MemberOwner {}
+
 extension Output: EventStream {
   /// Subscribes `responder`, held weakly, until it deinitialises or the subscription is cancelled.
   ///
@@ -122,9 +124,9 @@ extension Output: EventStream {
     at location: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    let entry = ResponderEntry(responder, handler: handler, output: self, context: context, location: location)
+    let entry = responderEntry(responder, handler: handler, context: context, location: location)
     add(entry)
-    return ResponderSubscription(target: entry)
+    return ResponderSubscription(target: SubscriptionHandle(owner: self, member: entry))
   }
 
   /// Subscribes `handler` until the returned token is cancelled or released.
@@ -143,9 +145,9 @@ extension Output: EventStream {
     at location: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    let entry = HandlerEntry(handler: handler, output: self, context: context, location: location)
+    let entry = handlerEntry(handler, context: context, location: location)
     add(entry)
-    return EventSubscription(target: entry)
+    return EventSubscription(target: SubscriptionHandle(owner: self, member: entry))
   }
 }
 
@@ -239,8 +241,8 @@ extension Output {
     action.membershipObserver?()
   }
 
-  /// Removes `entry`; called by its `cancel()`.
-  func remove(_ entry: Entry) {
+  /// Removes `entry`; called by its handle's or its mailbox's `cancel()`.
+  func remove(_ entry: DeliveryMember) {
     let thread = ThreadIdentity.current
     if case .changed(let observer) = state.withLock({ $0.roster.cancel(entry, from: thread) }) {
       observer?()

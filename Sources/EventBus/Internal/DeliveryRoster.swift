@@ -33,7 +33,39 @@ class DeliveryMember {
 
   @usableFromInline
   init() {}
+
+  /// Drops what waits in the member's mailbox and refuses more. Members delivered immediately have none.
+  func closeMailbox() {}
 }
+
+/// The owner of a list of members: an output, which a handle asks to remove its member.
+protocol MemberOwner: AnyObject, Sendable {
+  /// Removes `member`, if it is still there; called by the handle's `cancel()`.
+  func remove(_ member: DeliveryMember)
+}
+
+/// What a subscriber's handle cancels: the member, and the way back to its owner.
+///
+/// The entry does not keep the way back itself, which keeps it 8 bytes smaller; and the handle is not generic, so
+/// making one needs no generic metadata on the unspecialised subscribe path.
+final class SubscriptionHandle: SubscriptionTarget {
+  /// Weak: a handle kept after its output is gone must not keep the output alive.
+  private weak var owner: (any MemberOwner)?
+  private let member: DeliveryMember
+
+  init(owner: any MemberOwner, member: DeliveryMember) {
+    self.owner = owner
+    self.member = member
+  }
+
+  func cancel() {
+    owner?.remove(member)
+    member.closeMailbox()
+  }
+}
+
+// The owner is a weak reference and the member is `Sendable`; both are set once.
+extension SubscriptionHandle: @unchecked Sendable {}
 
 /// Who is subscribed to an output, in order, and which thread holds its delivery: the part of
 /// ``DeliveryStateMachine`` that does not depend on the event type.
