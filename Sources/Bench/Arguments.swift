@@ -23,6 +23,8 @@ struct Arguments: Equatable, Sendable {
   var comparePath: String?
   /// `--fail-on-regression`: exit with status 1 when `--compare` finds a regression.
   var failsOnRegression = false
+  /// `--peers`: a Peers `--json` file whose rows the table and the chart show beside this run's.
+  var peersPath: String?
 
   /// The largest `--n`: ten times the default maximum, beyond which a run takes minutes per figure.
   static let maximumResponderCount = 100_000
@@ -84,6 +86,7 @@ extension Arguments {
       case Option.json: arguments.jsonPath = value
       case Option.csv: arguments.csvPath = value
       case Option.svg: arguments.svgPath = value
+      case Option.peers: arguments.peersPath = value
       default: arguments.comparePath = value
       }
     }
@@ -105,8 +108,9 @@ extension Arguments {
     static let svg = "--svg"
     static let compare = "--compare"
     static let failOnRegression = "--fail-on-regression"
+    static let peers = "--peers"
     static let flags: Set = [quick, failOnRegression]
-    static let valueOptions: Set = [scenario, contender, responderCount, iterations, json, csv, svg, compare]
+    static let valueOptions: Set = [scenario, contender, responderCount, iterations, json, csv, svg, compare, peers]
   }
 
   /// `--option=value` as (`--option`, `value`); `--option` as (`--option`, nil).

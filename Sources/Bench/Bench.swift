@@ -23,6 +23,7 @@ enum Bench {
   static func run(arguments commandLine: [String], console: Console) -> Int32 {
     let arguments: Arguments
     let baseline: BenchReport?
+    let peers: BenchReport?
     do {
       arguments = try Arguments.parse(commandLine)
       if arguments.showsHelp {
@@ -34,6 +35,9 @@ enum Bench {
         try checkWritable(path, option: option)
       }
       baseline = try arguments.comparePath.map { path throws(ArgumentError) in try JSONReport.load(from: path) }
+      peers = try arguments.peersPath.map { path throws(ArgumentError) in
+        try JSONReport.load(from: path, option: "--peers")
+      }
     } catch {
       console.printError("Bench: error: \(error.message)\n")
       console.writeError(Usage.text)
@@ -57,7 +61,10 @@ enum Bench {
       console.printError("Bench: error: \(error.message)")
       return 1
     }
-    console.writeOutput(TableReport.render(report))
+    // The peers' rows are shown beside this run's, and written to no file but the chart.
+    var shown = report
+    shown.results += peers?.results ?? []
+    console.writeOutput(TableReport.render(shown))
     var status: Int32 = 0
     if let baseline, let comparison, let path = arguments.comparePath {
       console.writeOutput("\n" + ComparisonReport.render(comparison, baselinePath: path, baseline: baseline))
@@ -68,12 +75,12 @@ enum Bench {
     }
 
     let files = [
-      (arguments.jsonPath, JSONReport.render), (arguments.csvPath, CSVReport.render),
-      (arguments.svgPath, SVGChart.render),
+      (arguments.jsonPath, JSONReport.render(report)), (arguments.csvPath, CSVReport.render(report)),
+      (arguments.svgPath, SVGChart.render(shown)),
     ]
-    for case (let path?, let render) in files {
+    for case (let path?, let text) in files {
       do {
-        try Data(render(report).utf8).write(to: URL(fileURLWithPath: path))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         console.printError("Bench: wrote \(path)")
       } catch {
         console.printError("Bench: error: cannot write '\(path)': \(error.localizedDescription)")

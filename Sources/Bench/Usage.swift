@@ -34,6 +34,8 @@ enum Usage {
                                  repetition slower than the old run's slowest, and more than \(Comparison.thresholdPercent)% worse
                                  against its scenario's reference contender (Benchmarks/METHODOLOGY.md).
         --fail-on-regression     With --compare: exit with status 1 if any figure regressed.
+        --peers PEERS.json       Show the rows of a Benchmarks/Peers --json run beside this run's, in the
+                                 tables and the --svg chart (not in --json or --csv).
         -h, --help               Print this text.
 
       SCENARIOS:
@@ -49,6 +51,7 @@ enum Usage {
         swift run -c release Bench --quick
         swift run -c release Bench --json results.json --svg results.svg
         swift run -c release Bench --compare results.json --fail-on-regression
+        swift run -c release Bench --peers Benchmarks/peers.json --svg chart.svg
         valgrind --tool=callgrind .build/release/Bench --scenario fanout --contender output --n 100 --iterations 10000
 
       """

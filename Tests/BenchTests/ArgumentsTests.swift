@@ -20,6 +20,7 @@ extension BenchTestSuite {
       let arguments = try Arguments.parse([
         "--quick", "--scenario", "fanout", "--contender", "output", "--n", "100", "--iterations", "1000",
         "--json", "r.json", "--csv", "r.csv", "--svg", "r.svg", "--compare", "old.json", "--fail-on-regression",
+        "--peers", "peers.json",
       ])
       #expect(arguments.isQuick)
       #expect(arguments.scenarios == [.fanout])
@@ -31,6 +32,7 @@ extension BenchTestSuite {
       #expect(arguments.svgPath == "r.svg")
       #expect(arguments.comparePath == "old.json")
       #expect(arguments.failsOnRegression)
+      #expect(arguments.peersPath == "peers.json")
       #expect(arguments.contenders(of: .fanout) == [.output])
     }
 

@@ -115,5 +115,29 @@ extension BenchTestSuite {
       #expect(reported.status == 0)
       #expect(reported.output.contains("REGRESSION"))
     }
+
+    @Test func peersRowsAreShownInTheTableAndTheChartButNotWritten() throws {
+      let directory = try TemporaryDirectory()
+      let (peersPath, json, svg) = (directory.path("peers.json"), directory.path("r.json"), directory.path("r.svg"))
+      let peers = BenchReport(
+        toolchain: "peers", date: "2026-01-01T00:00:00Z",
+        results: [
+          ResultRow(
+            scenario: "fanout", contender: "some-peer", n: 4, metric: "ns_per_delivery", value: 123, unit: "ns")
+        ])
+      try Data(JSONReport.render(peers).utf8).write(to: URL(fileURLWithPath: peersPath))
+      let run = RecordedRun([
+        "--scenario", "fanout", "--contender", "direct-call", "--n", "4", "--iterations", "3", "--peers", peersPath,
+        "--json", json, "--svg", svg,
+      ])
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(run.output.contains("some-peer"))
+      #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("some-peer"))
+      #expect(try JSONReport.load(from: json).results.map(\.contender) == ["direct-call"])
+
+      let missing = RecordedRun(["--peers", directory.path("none.json")])
+      #expect(missing.status == 2)
+      #expect(missing.errors.contains("given to '--peers'"))
+    }
   }
 }

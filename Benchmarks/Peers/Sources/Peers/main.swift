@@ -2,7 +2,8 @@ import BenchHarness
 import Foundation
 
 // Usage: swift run -c release --scratch-path .build Peers [--quick] [--n N[,N]] [--json PATH]
-// Measures each peer with Bench's own timing loop (BenchHarness) and writes rows in Bench's JSON shape.
+// Measures each peer with Bench's own timing loop (BenchHarness) and writes rows in Bench's JSON shape. One line per
+// figure goes to standard error as it is measured.
 
 let usage = """
   usage: Peers [--quick] [--n N[,N...]] [--json PATH]
@@ -67,8 +68,10 @@ for scenario in scenarios {
       exit(1)
     }
     for (workload, figure) in zip(workloads, figures) {
-      let line = "\(scenario.name)  N = \(responderCount)  \(workload.name)  "
-      print(line + FigureFormat.value(figure.median, unit: "ns") + " per delivery")
+      let line =
+        "\(scenario.name)  N = \(responderCount)  \(workload.name)  "
+        + FigureFormat.value(figure.median, unit: "ns") + " per delivery\n"
+      FileHandle.standardError.write(Data(line.utf8))
       rows.append(
         ResultRow(
           scenario: scenario.name, contender: workload.name, n: responderCount, metric: "ns_per_delivery",
