@@ -31,8 +31,9 @@ enum Usage {
         --svg PATH               Draw ns per delivery against N, log-log, for fanout and source-fanout.
         --compare OLD.json       Print each figure's change against an earlier --json run. A figure is a
                                  regression only outside both runs' noise: more than \(Comparison.thresholdPercent)% worse, its fastest
-                                 repetition slower than the old run's slowest, and more than \(Comparison.thresholdPercent)% worse
-                                 against its scenario's reference contender (Benchmarks/METHODOLOGY.md).
+                                 repetition slower than the old run's slowest, more than \(Comparison.thresholdPercent)% worse against
+                                 its scenario's reference contender, and still so when measured again
+                                 \(Comparison.confirmations) times (Benchmarks/METHODOLOGY.md).
         --fail-on-regression     With --compare: exit with status 1 if any figure regressed.
         --peers PEERS.json       Show the rows of a Benchmarks/Peers --json run beside this run's, in the
                                  tables and the --svg chart (not in --json or --csv).
@@ -42,7 +43,8 @@ enum Usage {
       \(scenarios.joined(separator: "\n"))
 
       Each figure is the median of \(full) timed repetitions (\(quick) with --quick) after a warm-up; every
-      contender of a scenario is measured in the same run, repetitions interleaved. upstream counts, and memory
+      contender of a scenario is measured in the same run, repetitions interleaved, with an idle second thread
+      alive as in any app (glibc's locks skip their atomics in a single-threaded process). upstream counts, and memory
       reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not apply to them.
       Exit status: 0 on success, 1 if a measurement or a file failed (or, with --fail-on-regression, a figure
       regressed), 2 on a bad command line.

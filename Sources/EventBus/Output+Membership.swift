@@ -37,13 +37,14 @@ extension Output {
 extension Output: CustomDebugStringConvertible {
   /// The live subscriptions, with where each was made and its delivery context.
   public var debugDescription: String {
-    let snapshot = state.withLock { $0.members }
+    let (snapshot, callSites) = state.withLock { ($0.members, $0.roster.callSites) }
     var lines: [String] = []
     for case let member? in snapshot {
       let entry = unsafeDowncast(member, to: Entry.self)
       guard entry.isTargetAlive else { continue }
       lines.append(
-        "  #\(lines.count + 1) \(entry.targetDescription) at \(entry.location) (\(entry.contextDescription))")
+        "  #\(lines.count + 1) \(entry.targetDescription) at \(callSites.site(entry.callSite)) (\(entry.contextDescription))"
+      )
     }
     let header =
       "Output<\(Event.self)>: \(lines.count) subscriber\(lines.count == 1 ? "" : "s")"

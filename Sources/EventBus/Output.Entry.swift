@@ -4,16 +4,12 @@ extension Output {
   /// One subscription in the output's list.
   ///
   /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap block. It holds
-  /// the round's bookkeeping (`DeliveryMember`), its call site's number, and in the subclass the handler and the
+  /// the round's bookkeeping and its call site's number (`DeliveryMember`), and in the subclass the handler and the
   /// responder. What only some subscriptions need lives elsewhere: the way back to the output, which `cancel()` needs,
   /// in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of queued delivery.
   @usableFromInline
   class Entry: DeliveryMember {
-    /// Where the subscription was made, numbered in `CallSiteTable`.
-    final let callSite: CallSiteTable.ID
-
-    init(location: CallSite) {
-      callSite = CallSiteTable.id(for: location)
+    override init() {
       super.init()
       LiveObjects.created("Output.Entry", for: Event.self)
     }
@@ -52,17 +48,15 @@ extension Output {
     /// Ends the subscription from the entry's side: its mailbox found the responder deinitialised. Only an entry of
     /// queued delivery has a mailbox, and only it keeps the way back to its output for this.
     func cancel() {}
-
-    final var location: CallSite { CallSiteTable.site(callSite) }
   }
 
   /// A token-owned subscription's entry, delivered immediately.
   class HandlerEntry: Entry {
     fileprivate let handler: @Sendable (Event) -> Void
 
-    init(handler: @escaping @Sendable (Event) -> Void, location: CallSite) {
+    init(handler: @escaping @Sendable (Event) -> Void) {
       self.handler = handler
-      super.init(location: location)
+      super.init()
     }
 
     override final func deliver(_ event: Event) -> Bool {
@@ -86,9 +80,9 @@ extension Output {
   final class QueuedHandlerEntry: HandlerEntry {
     private let mailbox: Mailbox<Event>
 
-    init(handler: @escaping @Sendable (Event) -> Void, mailbox: Mailbox<Event>, location: CallSite) {
+    init(handler: @escaping @Sendable (Event) -> Void, mailbox: Mailbox<Event>) {
       self.mailbox = mailbox
-      super.init(handler: handler, location: location)
+      super.init(handler: handler)
     }
 
     override func deliverInRound(_ event: Event) -> Bool {
@@ -114,10 +108,10 @@ extension Output {
     private weak var responder: Responder?
     private let handler: @Sendable (Responder, Event) -> Void
 
-    init(_ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, location: CallSite) {
+    init(_ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void) {
       self.responder = responder
       self.handler = handler
-      super.init(location: location)
+      super.init()
     }
 
     override final func deliver(_ event: Event) -> Bool {
@@ -150,11 +144,11 @@ extension Output {
 
     init(
       _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, mailbox: Mailbox<Event>,
-      output: Output, location: CallSite
+      output: Output
     ) {
       self.mailbox = mailbox
       self.output = output
-      super.init(responder, handler: handler, location: location)
+      super.init(responder, handler: handler)
     }
 
     override func deliverInRound(_ event: Event) -> Bool {
@@ -182,30 +176,27 @@ extension Output {
 
   /// The entry for `responder` and `handler`, delivered in `context`.
   func responderEntry<Responder: AnyObject>(
-    _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, context: DeliveryContext,
-    location: CallSite
+    _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, context: DeliveryContext
   ) -> Entry {
     // Immediate delivery is decided before the mailbox type is named: on this unspecialised path, naming a generic
     // type costs a run-time metadata lookup.
     if case .immediate = context.kind {
-      return ResponderEntry(responder, handler: handler, location: location)
+      return ResponderEntry(responder, handler: handler)
     }
     let mailbox = Mailbox<Event>(context: context)
-    return QueuedResponderEntry(responder, handler: handler, mailbox: mailbox, output: self, location: location)
+    return QueuedResponderEntry(responder, handler: handler, mailbox: mailbox, output: self)
   }
 
   /// The entry for a token-owned `handler`, delivered in `context`.
-  func handlerEntry(
-    _ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext, location: CallSite
-  ) -> Entry {
+  func handlerEntry(_ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext) -> Entry {
     if case .immediate = context.kind {
-      return HandlerEntry(handler: handler, location: location)
+      return HandlerEntry(handler: handler)
     }
-    return QueuedHandlerEntry(handler: handler, mailbox: Mailbox(context: context), location: location)
+    return QueuedHandlerEntry(handler: handler, mailbox: Mailbox(context: context))
   }
 }
 
-// The round's bookkeeping is `DeliveryMember`'s; the call site is immutable.
+// The bookkeeping is `DeliveryMember`'s.
 extension Output.Entry: @unchecked Sendable {}
 
 // The handler is immutable and `@Sendable`; the rest is the base entry's.

@@ -124,8 +124,8 @@ extension Output: EventStream {
     at location: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    let entry = responderEntry(responder, handler: handler, context: context, location: location)
-    add(entry)
+    let entry = responderEntry(responder, handler: handler, context: context)
+    add(entry, at: location)
     return ResponderSubscription(target: SubscriptionHandle(owner: self, member: entry))
   }
 
@@ -145,8 +145,8 @@ extension Output: EventStream {
     at location: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    let entry = handlerEntry(handler, context: context, location: location)
-    add(entry)
+    let entry = handlerEntry(handler, context: context)
+    add(entry, at: location)
     return EventSubscription(target: SubscriptionHandle(owner: self, member: entry))
   }
 }
@@ -217,9 +217,9 @@ extension Output {
     return false
   }
 
-  func add(_ entry: Entry) {
-    guard replayCount == 0 else { return addReplaying(entry) }
-    let addition = state.withLock { $0.roster.add(entry) }
+  func add(_ entry: Entry, at location: CallSite) {
+    guard replayCount == 0 else { return addReplaying(entry, at: location) }
+    let addition = state.withLock { $0.roster.add(entry, at: location) }
     if addition.shouldPrune {
       pruneDeadEntries()
     }
@@ -229,9 +229,9 @@ extension Output {
   /// `add` for an output with a replay window: the new entry may have events to receive first. Kept out of `add`,
   /// whose unspecialised code would otherwise look up the generic action type's metadata on every subscribe.
   @inline(never)
-  private func addReplaying(_ entry: Entry) {
+  private func addReplaying(_ entry: Entry, at location: CallSite) {
     let thread = ThreadIdentity.current
-    let action = state.withLock { $0.subscribe(entry, from: thread) }
+    let action = state.withLock { $0.subscribe(entry, at: location, from: thread) }
     if let replay = action.replay {
       deliverRounds(.replay(replay, entry))
     }

@@ -34,7 +34,7 @@ import Testing
     var machine = Machine(replayLimit: replay)
     let members = names.map(Member.init)
     for member in members {
-      _ = machine.subscribe(member, from: me)
+      _ = machine.subscribe(member, at: CallSite(), from: me)
     }
     return (machine, members)
   }
@@ -96,7 +96,7 @@ import Testing
       Issue.record("expected .deliver")
       return
     }
-    _ = machine.subscribe(Member("b"), from: me)
+    _ = machine.subscribe(Member("b"), at: CallSite(), from: me)
     _ = machine.send(2, from: me, leftovers: &leftovers)
     #expect(names(first) == ["a"])
     guard case .deliver(_, let second) = machine.finishRound(deadFound: false, in: first, leftovers: &leftovers)
@@ -119,7 +119,7 @@ import Testing
     }
     #expect(leftovers.droppedFromReplay == 1, "the event that left the window is handed out to be released")
     let late = Member("late")
-    let action = machine.subscribe(late, from: me)
+    let action = machine.subscribe(late, at: CallSite(), from: me)
     #expect(action.replay.map(Array.init) == [2, 3])
     #expect(machine.isDelivering, "the subscriber now holds the delivery while it replays")
     let next = machine.finishReplay(to: late, deadFound: false, leftovers: &leftovers)
@@ -136,7 +136,7 @@ import Testing
     }
     _ = machine.send(2, from: Self.otherThread, leftovers: &leftovers)
     let late = Member("late")
-    let action = machine.subscribe(late, from: Self.otherThread)
+    let action = machine.subscribe(late, at: CallSite(), from: Self.otherThread)
     #expect(action.replay == nil, "another thread holds the delivery")
     let next = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
     guard case .replay(let events, let member) = next else {
@@ -162,7 +162,7 @@ import Testing
       return
     }
     let late = Member("late")
-    _ = machine.subscribe(late, from: Self.otherThread)
+    _ = machine.subscribe(late, at: CallSite(), from: Self.otherThread)
     _ = machine.cancel(late, from: Self.otherThread)
     let next = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
     #expect(next.isIdle)
@@ -221,7 +221,7 @@ import Testing
       _ = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
     }
     let late = Member("late")
-    _ = machine.subscribe(late, from: me)
+    _ = machine.subscribe(late, at: CallSite(), from: me)
     late.isDead = true
     _ = machine.finishReplay(to: late, deadFound: true, leftovers: &leftovers)
     #expect(late.isRemoved)
@@ -232,7 +232,7 @@ import Testing
     var machine = Machine(replayLimit: 0)
     let members = (0..<40).map { Member("\($0)") }
     for member in members {
-      _ = machine.subscribe(member, from: me)
+      _ = machine.subscribe(member, at: CallSite(), from: me)
     }
     for member in members.prefix(21) {
       _ = machine.cancel(member, from: me)
@@ -246,7 +246,7 @@ import Testing
     var machine = Machine(replayLimit: 0)
     var prunes: [Int] = []
     for index in 1...DeliveryRoster.minimumPruneThreshold * 2 {
-      if machine.subscribe(Member("\(index)"), from: me).shouldPrune {
+      if machine.subscribe(Member("\(index)"), at: CallSite(), from: me).shouldPrune {
         prunes.append(index)
       }
     }

@@ -12,7 +12,7 @@ enum MembershipChange {
 /// lookup of a generic type's metadata (`ContiguousArray<Member?>`, `Optional<Member>`) costs 300 instructions:
 /// callgrind counted them as a third of a subscribe-and-cancel cycle.
 ///
-/// `slot` and `isRemoved` are read and written only under the owner's lock. `isSkipped` and `isDead` belong to the
+/// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock. `isSkipped` and `isDead` belong to the
 /// thread that holds the delivery (see ``DeliveryStateMachine``).
 @usableFromInline
 class DeliveryMember {
@@ -24,6 +24,8 @@ class DeliveryMember {
   final var isSkipped = false
   /// Its responder was found deinitialised during the round.
   final var isDead = false
+  /// Where it subscribed, numbered in the roster's `CallSiteTable`. Set under the owner's lock, then immutable.
+  final var callSite: CallSiteTable.ID = 0
 
   // Every flag stays internal, read and written only by code compiled in this module: whole-module optimisation then
   // proves their accesses exclusive and removes the runtime's dynamic exclusivity checks (70 instructions a delivery
@@ -92,12 +94,15 @@ struct DeliveryRoster: Sendable {
   @usableFromInline var membershipObserver: (@Sendable () -> Void)?
   /// When `memberCount` reaches it, the next subscribe prunes dead responders.
   private var pruneThreshold = minimumPruneThreshold
+  /// Where the members subscribed.
+  private(set) var callSites = CallSiteTable()
 
   @usableFromInline
   init() {}
 
-  /// Appends `member`.
-  mutating func add(_ member: DeliveryMember) -> Addition {
+  /// Appends `member`, which subscribed at `location`.
+  mutating func add(_ member: DeliveryMember, at location: CallSite) -> Addition {
+    member.callSite = callSites.id(for: location)
     member.slot = Int32(truncatingIfNeeded: members.count)
     members.append(member)
     memberCount += 1

@@ -161,10 +161,12 @@ struct DeliveryStateMachine<Event> {
 
   // MARK: Membership
 
-  /// `member` subscribes from `thread`. With a replay window, the caller may become the holder of the delivery to
-  /// hand it over; an output without one calls the roster directly (``DeliveryRoster/add(_:)``).
-  mutating func subscribe(_ member: DeliveryMember, from thread: ThreadIdentity) -> SubscribeAction {
-    let addition = roster.add(member)
+  /// `member` subscribes at `location` from `thread`. With a replay window, the caller may become the holder of the
+  /// delivery to hand it over; an output without one calls the roster directly (``DeliveryRoster/add(_:at:)``).
+  mutating func subscribe(
+    _ member: DeliveryMember, at location: CallSite, from thread: ThreadIdentity
+  ) -> SubscribeAction {
+    let addition = roster.add(member, at: location)
     var action = SubscribeAction(
       replay: nil, shouldPrune: addition.shouldPrune, membershipObserver: addition.membershipObserver)
     if !replay.isEmpty {
