@@ -1,3 +1,39 @@
+// MARK: - Subscribing and cancelling
+
+extension Output: MemberOwner {
+  func add(_ entry: Entry, at location: CallSite) {
+    guard replayCount == 0 else { return addReplaying(entry, at: location) }
+    let addition = state.withLock { $0.roster.add(entry, at: location) }
+    if addition.shouldPrune {
+      pruneDeadEntries()
+    }
+    addition.membershipObserver?()
+  }
+
+  /// `add` for an output with a replay window: the new entry may have events to receive first. Kept out of `add`,
+  /// whose unspecialised code would otherwise look up the generic action type's metadata on every subscribe.
+  @inline(never)
+  private func addReplaying(_ entry: Entry, at location: CallSite) {
+    let thread = ThreadIdentity.current
+    let action = state.withLock { $0.subscribe(entry, at: location, from: thread) }
+    if let replay = action.replay {
+      deliverRounds(.replay(replay, entry))
+    }
+    if action.shouldPrune {
+      pruneDeadEntries()
+    }
+    action.membershipObserver?()
+  }
+
+  /// Removes `entry`; called by its handle's or its mailbox's `cancel()`.
+  func remove(_ entry: DeliveryMember) {
+    let thread = ThreadIdentity.current
+    if case .changed(let observer) = state.withLock({ $0.roster.cancel(entry, from: thread) }) {
+      observer?()
+    }
+  }
+}
+
 // MARK: - Package interface for Broadcasters
 
 extension Output {
