@@ -261,6 +261,20 @@ import Testing
   }
 }
 
+/// The numbering of call sites that keeps a subscriber entry small.
+@Suite struct CallSiteTableTests {
+  @Test func eachCallSiteGetsOneNumberAndIsFoundByIt() {
+    var table = CallSiteTable()
+    // More sites than the linear search covers, so the dictionary is built and used too.
+    let sites = (1...40).map { CallSite(fileID: #fileID, line: UInt($0)) }
+    let numbers = sites.map { table.id(for: $0) }
+    #expect(Set(numbers).count == sites.count)
+    #expect(sites.map { table.id(for: $0) } == numbers, "asking again gives the same numbers")
+    #expect(zip(sites, numbers).allSatisfy { site, number in table.site(number) == site })
+    #expect(table.id(for: CallSite(fileID: "Other/File.swift", line: 1)) == UInt32(sites.count))
+  }
+}
+
 // The machine's bookkeeping is `DeliveryMember`'s; the name is immutable.
 extension DeliveryStateMachineTests.Member: @unchecked Sendable {}
 
