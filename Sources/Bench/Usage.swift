@@ -12,6 +12,7 @@ enum Usage {
     let full = MeasurementPlan.full.repetitions
     let quick = MeasurementPlan.quick.repetitions
     let counts = Scenario.defaultResponderCounts.map(String.init).joined(separator: ",")
+    let threshold = Comparison.thresholdPercent
     return """
       USAGE: swift run -c release Bench [options]
 
@@ -30,10 +31,10 @@ enum Usage {
         --csv PATH               Write the results as CSV.
         --svg PATH               Draw ns per delivery against N, log-log, for fanout and source-fanout.
         --compare OLD.json       Print each figure's change against an earlier --json run. A figure is a
-                                 regression only outside both runs' noise: more than \(Comparison.thresholdPercent)% worse, its fastest
-                                 repetition slower than the old run's slowest, more than \(Comparison.thresholdPercent)% worse against
-                                 its scenario's reference contender, and still so when measured again
-                                 \(Comparison.confirmations) times (Benchmarks/METHODOLOGY.md).
+                                 regression only outside both runs' noise: more than \(threshold)% worse,
+                                 its fastest repetition slower than the old run's slowest, more than
+                                 \(threshold)% worse against its scenario's reference contender, and still
+                                 so when measured again \(Comparison.confirmations) times (Benchmarks/METHODOLOGY.md).
         --fail-on-regression     With --compare: exit with status 1 if any figure regressed.
         --peers PEERS.json       Show the rows of a Benchmarks/Peers --json run beside this run's, in the
                                  tables and the --svg chart (not in --json or --csv).

@@ -79,7 +79,8 @@ extension Output: CustomDebugStringConvertible {
       let entry = unsafeDowncast(member, to: Entry.self)
       guard entry.isTargetAlive else { continue }
       lines.append(
-        "  #\(lines.count + 1) \(entry.targetDescription) at \(callSites.site(entry.callSite)) (\(entry.contextDescription))"
+        "  #\(lines.count + 1) \(entry.targetDescription) at \(callSites.site(entry.callSite))"
+          + " (\(entry.contextDescription))"
       )
     }
     let header =

@@ -12,8 +12,8 @@ enum MembershipChange {
 /// lookup of a generic type's metadata (`ContiguousArray<Member?>`, `Optional<Member>`) costs 300 instructions:
 /// callgrind counted them as a third of a subscribe-and-cancel cycle.
 ///
-/// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock. `isSkipped` and `isDead` belong to the
-/// thread that holds the delivery (see ``DeliveryStateMachine``).
+/// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock. `isSkipped` and `isDead`
+/// belong to the thread that holds the delivery (see ``DeliveryStateMachine``).
 @usableFromInline
 class DeliveryMember {
   /// Position in the subscriber list. 32 bits keep every subscriber 8 bytes smaller.

@@ -3,9 +3,10 @@
 ///
 /// One thread at a time *holds the delivery*: the first `send` (or the first `subscribe` with events to replay)
 /// that finds the machine idle. It delivers with no lock held, reports the end of the round
-/// (``finishRound(deadFound:in:leftovers:)``) and carries out what that returns, the next queued event or replay window, until
-/// it is `.idle`. Every other `send` meanwhile only queues its event, so events reach subscribers one at a time, in order, with constant stack depth for sends from
-/// inside a handler (G2, G3). A subscriber added during a round is not in that round's snapshot (G5).
+/// (``finishRound(deadFound:in:leftovers:)``) and carries out what that returns, the next queued event or replay
+/// window, until it is `.idle`. Every other `send` meanwhile only queues its event, so events reach subscribers one
+/// at a time, in order, with constant stack depth for sends from inside a handler (G2, G3). A subscriber added during
+/// a round is not in that round's snapshot (G5).
 ///
 /// Values only: no lock, no user code, so every transition is unit-tested on its own.
 @usableFromInline
@@ -44,8 +45,8 @@ struct DeliveryStateMachine<Event> {
   /// What `subscribe` asks of its caller.
   struct SubscribeAction {
     /// Events the caller hands to the new subscriber now, holding the delivery; then it calls
-    /// ``finishReplay(to:deadFound:leftovers:)``. `nil` when there is nothing to replay or a round is running (the window then
-    /// waits for the delivering thread).
+    /// ``finishReplay(to:deadFound:leftovers:)``. `nil` when there is nothing to replay or a round is running (the
+    /// window then waits for the delivering thread).
     var replay: ContiguousArray<Event>?
     /// The list has doubled since the last prune: look for dead responders (``removeDead(_:)``).
     var shouldPrune: Bool
