@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "EventBus", targets: ["EventBus"]),
     .library(name: "Broadcasters", targets: ["Broadcasters"]),
     .executable(name: "Bench", targets: ["Bench"]),
+    // Bench's timing loop and report rows, shared with the peer comparison in Benchmarks/Peers.
+    .library(name: "BenchHarness", targets: ["BenchHarness"]),
   ],
   traits: [
     .trait(
@@ -24,13 +26,15 @@ let package = Package(
     .executableTarget(
       name: "Bench",
       dependencies: [
-        "EventBus", "Broadcasters", .target(name: "CMallocStatistics", condition: .when(platforms: [.linux])),
+        "EventBus", "Broadcasters", "BenchHarness",
+        .target(name: "CMallocStatistics", condition: .when(platforms: [.linux])),
       ]),
+    .target(name: "BenchHarness"),
     // <malloc.h> for the Bench memory scenario; a header only, nothing is compiled or linked.
     .systemLibrary(name: "CMallocStatistics"),
     .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
     .testTarget(name: "BroadcastersTests", dependencies: ["Broadcasters"]),
-    .testTarget(name: "BenchTests", dependencies: ["Bench"]),
+    .testTarget(name: "BenchTests", dependencies: ["Bench", "BenchHarness"]),
   ]
 )
 

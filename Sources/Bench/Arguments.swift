@@ -21,10 +21,14 @@ struct Arguments: Equatable, Sendable {
   var svgPath: String?
   /// `--compare`: an earlier `--json` file to compare with.
   var comparePath: String?
+  /// `--fail-on-regression`: exit with status 1 when `--compare` finds a regression.
+  var failsOnRegression = false
+  /// `--peers`: a Peers `--json` file whose rows the table and the chart show beside this run's.
+  var peersPath: String?
 
   /// The largest `--n`: ten times the default maximum, beyond which a run takes minutes per figure.
   static let maximumResponderCount = 100_000
-  /// The largest `--iterations`.
+  /// The largest `--iterations`: the most a repetition may run (`MeasurementPlan.maximumIterations`).
   static let maximumIterations = 1_000_000_000
 
   /// The contenders of `scenario` this run measures, in report order.
@@ -55,17 +59,21 @@ extension Arguments {
         throw ArgumentError(message: "unexpected argument '\(argument)'; options start with --")
       }
       let (option, inlineValue) = split(argument)
-      guard Option.valueOptions.contains(option) || option == Option.quick else {
+      guard Option.valueOptions.contains(option) || Option.flags.contains(option) else {
         throw ArgumentError(message: "unknown option '\(option)'")
       }
       guard seen.insert(option).inserted else {
         throw ArgumentError(message: "option '\(option)' given more than once")
       }
-      if option == Option.quick {
+      if Option.flags.contains(option) {
         guard inlineValue == nil else {
-          throw ArgumentError(message: "option '--quick' takes no value, got '\(argument)'")
+          throw ArgumentError(message: "option '\(option)' takes no value, got '\(argument)'")
         }
-        arguments.isQuick = true
+        if option == Option.quick {
+          arguments.isQuick = true
+        } else {
+          arguments.failsOnRegression = true
+        }
         continue
       }
       let value = try value(of: option, inline: inlineValue, remaining: &remaining)
@@ -78,10 +86,14 @@ extension Arguments {
       case Option.json: arguments.jsonPath = value
       case Option.csv: arguments.csvPath = value
       case Option.svg: arguments.svgPath = value
+      case Option.peers: arguments.peersPath = value
       default: arguments.comparePath = value
       }
     }
     arguments.scenarios = try selectScenarios(scenarioSelection, contenders: arguments.contenders)
+    if arguments.failsOnRegression && arguments.comparePath == nil {
+      throw ArgumentError(message: "option '--fail-on-regression' needs '--compare OLD.json' to compare with")
+    }
     return arguments
   }
 
@@ -95,7 +107,10 @@ extension Arguments {
     static let csv = "--csv"
     static let svg = "--svg"
     static let compare = "--compare"
-    static let valueOptions: Set = [scenario, contender, responderCount, iterations, json, csv, svg, compare]
+    static let failOnRegression = "--fail-on-regression"
+    static let peers = "--peers"
+    static let flags: Set = [quick, failOnRegression]
+    static let valueOptions: Set = [scenario, contender, responderCount, iterations, json, csv, svg, compare, peers]
   }
 
   /// `--option=value` as (`--option`, `value`); `--option` as (`--option`, nil).

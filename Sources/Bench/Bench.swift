@@ -1,8 +1,9 @@
+import BenchHarness
 import Foundation
 
 /// `swift run -c release Bench`: the cost of delivering events to N responders, measured against its rivals.
 ///
-/// See ``Usage`` for the command line and DESIGN.md §5 for the contract its output follows.
+/// See ``Usage`` for the command line and Benchmarks/METHODOLOGY.md for how each figure is made.
 @main
 enum Bench {
   static func main() {
@@ -16,12 +17,13 @@ enum Bench {
     exit(status)
   }
 
-  /// Runs one command line and returns the exit status: 0 on success, 1 if a measurement or a file failed,
-  /// ``ArgumentError/exitStatus`` (2) on a bad command line.
+  /// Runs one command line and returns the exit status: 0 on success, 1 if a measurement or a file failed or
+  /// (with `--fail-on-regression`) a figure regressed, ``ArgumentError/exitStatus`` (2) on a bad command line.
   @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   static func run(arguments commandLine: [String], console: Console) -> Int32 {
     let arguments: Arguments
     let baseline: BenchReport?
+    let peers: BenchReport?
     do {
       arguments = try Arguments.parse(commandLine)
       if arguments.showsHelp {
@@ -33,6 +35,9 @@ enum Bench {
         try checkWritable(path, option: option)
       }
       baseline = try arguments.comparePath.map { path throws(ArgumentError) in try JSONReport.load(from: path) }
+      peers = try arguments.peersPath.map { path throws(ArgumentError) in
+        try JSONReport.load(from: path, option: "--peers")
+      }
     } catch {
       console.printError("Bench: error: \(error.message)\n")
       console.writeError(Usage.text)
@@ -42,29 +47,40 @@ enum Bench {
     if Toolchain.isDebugBuild {
       console.printError("Bench: warning: a debug build; figures say little about release code (use -c release)")
     }
-    let rows: [ResultRow]
+    let runner = Runner(arguments: arguments, progress: console.printError)
+    let report: BenchReport
+    var comparison: Comparison?
     do {
-      rows = try Runner(arguments: arguments, progress: console.printError).run()
+      let rows = try runner.run()
+      report = BenchReport(
+        toolchain: Toolchain.description, date: ISO8601DateFormatter().string(from: Date()), results: rows)
+      if let baseline {
+        comparison = try compare(report, with: baseline, runner: runner, console: console)
+      }
     } catch {
       console.printError("Bench: error: \(error.message)")
       return 1
     }
-    let report = BenchReport(
-      toolchain: Toolchain.description, date: ISO8601DateFormatter().string(from: Date()), results: rows)
-    console.writeOutput(TableReport.render(report))
-    if let baseline, let path = arguments.comparePath {
-      let comparison = Comparison(current: report, baseline: baseline)
+    // The peers' rows are shown beside this run's, and written to no file but the chart.
+    var shown = report
+    shown.results += peers?.results ?? []
+    console.writeOutput(TableReport.render(shown))
+    var status: Int32 = 0
+    if let baseline, let comparison, let path = arguments.comparePath {
       console.writeOutput("\n" + ComparisonReport.render(comparison, baselinePath: path, baseline: baseline))
+      if arguments.failsOnRegression && !comparison.regressions.isEmpty {
+        console.printError("Bench: error: \(comparison.regressions.count) figure(s) regressed against \(path)")
+        status = 1
+      }
     }
 
-    var status: Int32 = 0
     let files = [
-      (arguments.jsonPath, JSONReport.render), (arguments.csvPath, CSVReport.render),
-      (arguments.svgPath, SVGChart.render),
+      (arguments.jsonPath, JSONReport.render(report)), (arguments.csvPath, CSVReport.render(report)),
+      (arguments.svgPath, SVGChart.render(shown)),
     ]
-    for case (let path?, let render) in files {
+    for case (let path?, let text) in files {
       do {
-        try Data(render(report).utf8).write(to: URL(fileURLWithPath: path))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         console.printError("Bench: wrote \(path)")
       } catch {
         console.printError("Bench: error: cannot write '\(path)': \(error.localizedDescription)")
@@ -72,6 +88,22 @@ enum Bench {
       }
     }
     return status
+  }
+
+  /// `report` against `baseline`, each regression measured again before it counts.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  private static func compare(
+    _ report: BenchReport, with baseline: BenchReport, runner: Runner, console: Console
+  ) throws(MeasurementFailure) -> Comparison {
+    var comparison = Comparison(current: report, baseline: baseline)
+    if !comparison.regressions.isEmpty {
+      console.printError("compare: measuring \(comparison.regressions.count) possible regression(s) again")
+    }
+    try comparison.confirmRegressions { (scenario, n) throws(MeasurementFailure) in
+      guard let scenario = Scenario(rawValue: scenario) else { return [] }
+      return try runner.rows(of: scenario, responderCount: n)
+    }
+    return comparison
   }
 
   private static func outputPaths(_ arguments: Arguments) -> [(option: String, path: String)] {

@@ -1,13 +1,17 @@
-/// The contenders of DESIGN.md §5, by the names reports and `--contender` use.
+/// The contenders, by the names reports and `--contender` use.
 enum ContenderName: String, CaseIterable, Sendable {
   /// Strong method calls in a loop: the limit nothing can beat.
   case directCall = "direct-call"
-  /// The naive `Output` of the seed article: an array of closures, not thread-safe.
+  /// The naive `Output` of the seed article: a plain array of `(Event) -> Void` closures, not thread-safe.
   case closureArray = "closure-array"
-  /// The best hand-written weak fan-out: `[weak responder]` closures in an array.
+  /// The best hand-written weak fan-out: boxes with a `weak` field in an array.
+  case weakBoxLoop = "weak-box-loop"
+  /// A hand-written weak fan-out through `[weak responder]` closures in an array.
   case weakClosureLoop = "weak-closure-loop"
-  /// This library's `Output`.
+  /// This library's `Output`, responders held weakly.
   case output
+  /// This library's `Output`, token-owned handlers.
+  case outputToken = "output-token"
   /// N NotificationCenter observers, each decoding the keyboard `userInfo` itself, as apps do today.
   case perObserver = "per-observer"
   /// This library's `KeyboardBroadcaster`: one observer, one decode, fanned out.

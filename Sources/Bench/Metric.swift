@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// What a figure counts, and in which unit. Every metric is better when lower.
 enum Metric: String, CaseIterable, Sendable {
   case nanosecondsPerDelivery = "ns_per_delivery"

@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// Runs the scenarios a command line selects and collects their figures, reporting progress as it goes.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct Runner {
@@ -16,6 +18,8 @@ struct Runner {
   ///
   /// - Throws: ``MeasurementFailure`` if a contender did not do the work it was given.
   func run() throws(MeasurementFailure) -> [ResultRow] {
+    // Alive from the first figure to the last, the memory and upstream scenarios included.
+    IdleThread.start()
     let clock = ContinuousClock()
     var rows: [ResultRow] = []
     for scenario in arguments.scenarios {
@@ -27,10 +31,7 @@ struct Runner {
       progress("\(scenario.name): \(contenders.map(\.name).joined(separator: ", "))")
       let started = clock.now
       for responderCount in arguments.responderCounts {
-        let figures = try measure(scenario, contenders: contenders, responderCount: responderCount)
-        let scenarioRows = zip(contenders, figures).map { contender, value in
-          ResultRow(scenario: scenario, contender: contender, n: responderCount, value: value)
-        }
+        let scenarioRows = try self.rows(of: scenario, responderCount: responderCount)
         rows += scenarioRows
         let summary = scenarioRows.map { "\($0.contender) \(FigureFormat.value($0.value, unit: $0.unit))" }
         progress("  N = \(responderCount): \(summary.joined(separator: ", "))")
@@ -41,14 +42,25 @@ struct Runner {
     return rows
   }
 
+  /// The figures of every selected contender of `scenario` at `responderCount`, measured together.
+  func rows(of scenario: Scenario, responderCount: Int) throws(MeasurementFailure) -> [ResultRow] {
+    let contenders = arguments.contenders(of: scenario)
+    let figures = try measure(scenario, contenders: contenders, responderCount: responderCount)
+    return zip(contenders, figures).map { contender, figure in
+      ResultRow(scenario: scenario, contender: contender, n: responderCount, figure: figure)
+    }
+  }
+
   private func measure(
     _ scenario: Scenario, contenders: [ContenderName], responderCount: Int
-  ) throws(MeasurementFailure) -> [Double] {
+  ) throws(MeasurementFailure) -> [Statistics.Summary] {
     switch scenario {
     case .fanout, .sourceFanout, .subscribeCancel:
       try TimedScenario.measure(scenario, contenders: contenders, responderCount: responderCount, plan: plan)
     case .upstream:
-      try UpstreamScenario.measure(contenders: contenders, responderCount: responderCount)
+      try UpstreamScenario.measure(contenders: contenders, responderCount: responderCount).map {
+        Statistics.Summary(exactly: $0)
+      }
     case .memory:
       try MemoryScenario.measure(contenders: contenders, responderCount: responderCount, plan: plan)
     }

@@ -1,6 +1,8 @@
+import BenchHarness
+
 /// What `Bench` measures: one question about event delivery, asked of several contenders at several N.
 ///
-/// The names, metrics and contenders are the contract of DESIGN.md §5; reports and `--compare` key on them.
+/// The names, metrics and contenders are fixed: reports, `--contender` and `--compare` key on them.
 enum Scenario: String, CaseIterable, Sendable {
   /// One event fanned out to N responders by each way of holding them.
   case fanout
@@ -28,11 +30,21 @@ enum Scenario: String, CaseIterable, Sendable {
   /// Every contender of the scenario, in report order: the reference points first, the library last.
   var contenders: [ContenderName] {
     switch self {
-    case .fanout: [.directCall, .closureArray, .weakClosureLoop, .output]
+    case .fanout: [.directCall, .closureArray, .weakBoxLoop, .weakClosureLoop, .output, .outputToken]
     case .sourceFanout: [.perObserver, .broadcaster]
     case .upstream: [.perObserver, .broadcaster]
     case .subscribeCancel: [.perObserver, .output, .broadcaster]
     case .memory: [.perObserver, .output, .broadcaster]
+    }
+  }
+
+  /// The contender `--compare` measures the others against: hand-written code or Foundation, which this package
+  /// does not change, doing the same work in the same repetitions. `nil` for exact counts.
+  var reference: ContenderName? {
+    switch self {
+    case .fanout: .weakBoxLoop
+    case .sourceFanout, .subscribeCancel, .memory: .perObserver
+    case .upstream: nil
     }
   }
 

@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// The text `--help` prints, and a bad command line prints after its error.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 enum Usage {
@@ -10,6 +12,7 @@ enum Usage {
     let full = MeasurementPlan.full.repetitions
     let quick = MeasurementPlan.quick.repetitions
     let counts = Scenario.defaultResponderCounts.map(String.init).joined(separator: ",")
+    let threshold = Comparison.thresholdPercent
     return """
       USAGE: swift run -c release Bench [options]
 
@@ -24,25 +27,34 @@ enum Usage {
         --iterations K           Events (fanout, source-fanout) or cycles (subscribe-cancel) per repetition,
                                  instead of calibrating to a few milliseconds. With one scenario, contender
                                  and N, the run is a fixed amount of work for a profiler such as valgrind.
-        --json PATH              Write the results as JSON (DESIGN.md §5).
+        --json PATH              Write the results as JSON (schema 1).
         --csv PATH               Write the results as CSV.
         --svg PATH               Draw ns per delivery against N, log-log, for fanout and source-fanout.
-        --compare OLD.json       Print each figure's change against an earlier --json run; marks figures
-                                 more than \(Comparison.regressionThresholdPercent)% worse as regressions.
+        --compare OLD.json       Print each figure's change against an earlier --json run. A figure is a
+                                 regression only outside both runs' noise: more than \(threshold)% worse,
+                                 its fastest repetition slower than the old run's slowest, more than
+                                 \(threshold)% worse against its scenario's reference contender, and still
+                                 so when measured again \(Comparison.confirmations) times (Benchmarks/METHODOLOGY.md).
+        --fail-on-regression     With --compare: exit with status 1 if any figure regressed.
+        --peers PEERS.json       Show the rows of a Benchmarks/Peers --json run beside this run's, in the
+                                 tables and the --svg chart (not in --json or --csv).
         -h, --help               Print this text.
 
       SCENARIOS:
       \(scenarios.joined(separator: "\n"))
 
       Each figure is the median of \(full) timed repetitions (\(quick) with --quick) after a warm-up; every
-      contender of a scenario is measured in the same run, repetitions interleaved. upstream counts, and memory
+      contender of a scenario is measured in the same run, repetitions interleaved, with an idle second thread
+      alive as in any app (glibc's locks skip their atomics in a single-threaded process). upstream counts, and memory
       reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not apply to them.
-      Exit status: 0 on success, 1 if a measurement or a file failed, 2 on a bad command line.
+      Exit status: 0 on success, 1 if a measurement or a file failed (or, with --fail-on-regression, a figure
+      regressed), 2 on a bad command line.
 
       EXAMPLES:
         swift run -c release Bench --quick
         swift run -c release Bench --json results.json --svg results.svg
-        swift run -c release Bench --compare results.json
+        swift run -c release Bench --compare results.json --fail-on-regression
+        swift run -c release Bench --peers Benchmarks/peers.json --svg chart.svg
         valgrind --tool=callgrind .build/release/Bench --scenario fanout --contender output --n 100 --iterations 10000
 
       """

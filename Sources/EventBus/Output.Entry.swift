@@ -1,56 +1,16 @@
 import Dispatch
 
 extension Output {
-  /// One subscription. Lives in the output's `entries` and is the target of the handle given to the subscriber.
+  /// One subscription in the output's list.
   ///
-  /// Kept small on purpose (Bench's `memory` scenario): bookkeeping here, the handler and the responder in the
-  /// subclass, a mailbox only for queued delivery.
+  /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap block. It holds
+  /// the round's bookkeeping and its call site's number (`DeliveryMember`), and in the subclass the handler and the
+  /// responder. What only some subscriptions need lives elsewhere: the way back to the output, which `cancel()` needs,
+  /// in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of queued delivery.
   @usableFromInline
-  class Entry: SubscriptionTarget {
-    /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
-    final weak var output: Output?
-    /// `nil` for `.immediate` delivery.
-    @usableFromInline final let mailbox: Mailbox<Event>?
-    final let location: CallSite
-    /// Position in `entries`. Guarded by the output's lock. 32 bits keep the entry 8 bytes smaller.
-    @usableFromInline final var index: Int32 = 0
-    /// Guarded by the output's lock.
-    @usableFromInline final var isCancelled = false
-    /// Cancelled by a handler on the delivering thread: skip for the rest of the round. Read and written only by
-    /// the thread that holds the delivery; the next delivering thread takes over through the output's lock.
-    final var isSkipped = false
-    /// The responder was found deinitialised during delivery. Same confinement as `isSkipped`.
-    final var isDead = false
-
-    // `isSkipped` and `isDead` stay internal, read and written only by code compiled in this module: whole-module
-    // optimisation then proves their accesses exclusive and removes the runtime's dynamic exclusivity checks from the
-    // delivery loop (70 instructions a delivery). Inlinable code reads `isDead` through this accessor.
-    @usableFromInline
-    final var wasFoundDead: Bool { isDead }
-
-    /// Hands `event` to the delivery context unless the entry is skipped for this round. Returns `false` when the
-    /// responder was found deinitialised (and marks the entry dead).
-    ///
-    /// Called by the inlined delivery loop; compiled here, for the exclusivity reason above.
-    @usableFromInline
-    final func deliverUnlessSkipped(_ event: Event) -> Bool {
-      guard !isSkipped else { return true }
-      if receive(event) { return true }
-      isDead = true
-      return false
-    }
-
-    init(output: Output, context: DeliveryContext, location: CallSite) {
-      self.output = output
-      self.location = location
-      switch context.kind {
-      case .immediate:
-        mailbox = nil
-      case .mainActor:
-        mailbox = Mailbox(queue: .main, runsInlineOnMainQueue: true)
-      case .queue(let queue):
-        mailbox = Mailbox(queue: queue, runsInlineOnMainQueue: false)
-      }
+  class Entry: DeliveryMember {
+    override init() {
+      super.init()
       LiveObjects.created("Output.Entry", for: Event.self)
     }
 
@@ -58,11 +18,23 @@ extension Output {
       LiveObjects.destroyed("Output.Entry", for: Event.self)
     }
 
+    /// Hands `event` to the subscriber in a round: to the handler now, or to the mailbox for queued delivery, unless
+    /// the entry is skipped for this round. Returns `false` when the responder was found deinitialised (and marks
+    /// the entry dead).
+    ///
+    /// Called by the inlined delivery loop, once per subscriber; each subclass does all of it in one call, compiled
+    /// here for the exclusivity reason given on `DeliveryMember`.
+    @usableFromInline
+    func deliverInRound(_ event: Event) -> Bool { false }
+
     /// Delivers `event` now on this thread. Returns `false` when the target is gone for good.
     ///
     /// The base entry has no target; subclasses deliver to a handler or a responder.
-    @usableFromInline
     func deliver(_ event: Event) -> Bool { false }
+
+    /// Hands `event` to the delivery context: delivers it now, or queues it in the mailbox. Returns `false` when the
+    /// target is gone for good.
+    func receive(_ event: Event) -> Bool { deliver(event) }
 
     /// Whether anything can still receive events (a responder entry's responder is alive).
     var isTargetAlive: Bool { false }
@@ -70,88 +42,172 @@ extension Output {
     /// The target, for `debugDescription`.
     var targetDescription: String { "nothing" }
 
-    /// Hands `event` to the delivery context. Returns `false` when the target is gone for good.
-    @inlinable @inline(__always)
-    final func receive(_ event: Event) -> Bool {
-      guard let mailbox else { return deliver(event) }
-      mailbox.enqueue(event, for: self)
+    /// The delivery context, for `debugDescription`.
+    var contextDescription: String { "immediate" }
+
+    /// Ends the subscription from the entry's side: its mailbox found the responder deinitialised. Only an entry of
+    /// queued delivery has a mailbox, and only it keeps the way back to its output for this.
+    func cancel() {}
+  }
+
+  /// A token-owned subscription's entry, delivered immediately.
+  class HandlerEntry: Entry {
+    fileprivate let handler: @Sendable (Event) -> Void
+
+    init(handler: @escaping @Sendable (Event) -> Void) {
+      self.handler = handler
+      super.init()
+    }
+
+    override final func deliver(_ event: Event) -> Bool {
+      handler(event)
       return true
     }
 
-    final var contextDescription: String {
-      guard let mailbox else { return "immediate" }
-      return mailbox.queue === DispatchQueue.main ? "main" : "queue \(mailbox.queue.label)"
-    }
-
-    final func cancel() {
-      output?.remove(self)
-      mailbox?.cancel()
-    }
-  }
-
-  /// A token-owned subscription's entry.
-  final class HandlerEntry: Entry {
-    private let handler: @Sendable (Event) -> Void
-
-    init(
-      handler: @escaping @Sendable (Event) -> Void,
-      output: Output,
-      context: DeliveryContext,
-      location: CallSite
-    ) {
-      self.handler = handler
-      super.init(output: output, context: context, location: location)
-    }
-
-    override func deliver(_ event: Event) -> Bool {
+    override func deliverInRound(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
       handler(event)
       return true
     }
 
     // A handler lives until its token cancels it, which also removes the entry.
-    override var isTargetAlive: Bool { true }
+    override final var isTargetAlive: Bool { true }
 
-    override var targetDescription: String { "handler" }
+    override final var targetDescription: String { "handler" }
   }
 
-  /// A responder-owned subscription's entry: holds the responder weakly.
-  final class ResponderEntry<Responder: AnyObject & Sendable>: Entry {
+  /// A token-owned subscription's entry, delivered on a queue or the main actor.
+  final class QueuedHandlerEntry: HandlerEntry {
+    private let mailbox: Mailbox<Event>
+
+    init(handler: @escaping @Sendable (Event) -> Void, mailbox: Mailbox<Event>) {
+      self.mailbox = mailbox
+      super.init(handler: handler)
+    }
+
+    override func deliverInRound(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
+      mailbox.enqueue(event, for: self)
+      return true
+    }
+
+    override func receive(_ event: Event) -> Bool {
+      mailbox.enqueue(event, for: self)
+      return true
+    }
+
+    override var contextDescription: String { mailbox.contextDescription }
+
+    override func closeMailbox() {
+      mailbox.cancel()
+    }
+  }
+
+  /// A responder-owned subscription's entry, delivered immediately: holds the responder weakly.
+  class ResponderEntry<Responder: AnyObject & Sendable>: Entry {
     private weak var responder: Responder?
     private let handler: @Sendable (Responder, Event) -> Void
 
-    init(
-      _ responder: Responder,
-      handler: @escaping @Sendable (Responder, Event) -> Void,
-      output: Output,
-      context: DeliveryContext,
-      location: CallSite
-    ) {
+    init(_ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void) {
       self.responder = responder
       self.handler = handler
-      super.init(output: output, context: context, location: location)
+      super.init()
     }
 
-    override func deliver(_ event: Event) -> Bool {
+    override final func deliver(_ event: Event) -> Bool {
       // Once the responder's deinit has begun, the weak reference reads nil (G4).
       guard let responder else { return false }
       handler(responder, event)
       return true
     }
 
-    override var isTargetAlive: Bool { responder != nil }
+    override func deliverInRound(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
+      guard let responder else {
+        isDead = true
+        return false
+      }
+      handler(responder, event)
+      return true
+    }
 
-    override var targetDescription: String { "responder \(Responder.self)" }
+    override final var isTargetAlive: Bool { responder != nil }
+
+    override final var targetDescription: String { "responder \(Responder.self)" }
+  }
+
+  /// A responder-owned subscription's entry, delivered on a queue or the main actor.
+  final class QueuedResponderEntry<Responder: AnyObject & Sendable>: ResponderEntry<Responder> {
+    private let mailbox: Mailbox<Event>
+    /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
+    private weak var output: Output?
+
+    init(
+      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, mailbox: Mailbox<Event>,
+      output: Output
+    ) {
+      self.mailbox = mailbox
+      self.output = output
+      super.init(responder, handler: handler)
+    }
+
+    override func deliverInRound(_ event: Event) -> Bool {
+      guard !isSkipped else { return true }
+      mailbox.enqueue(event, for: self)
+      return true
+    }
+
+    override func receive(_ event: Event) -> Bool {
+      mailbox.enqueue(event, for: self)
+      return true
+    }
+
+    override var contextDescription: String { mailbox.contextDescription }
+
+    override func closeMailbox() {
+      mailbox.cancel()
+    }
+
+    override func cancel() {
+      output?.remove(self)
+      mailbox.cancel()
+    }
+  }
+
+  /// The entry for `responder` and `handler`, delivered in `context`.
+  func responderEntry<Responder: AnyObject & Sendable>(
+    _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, context: DeliveryContext
+  ) -> Entry {
+    // Immediate delivery is decided before the mailbox type is named: on this unspecialised path, naming a generic
+    // type costs a run-time metadata lookup.
+    if case .immediate = context.kind {
+      return ResponderEntry(responder, handler: handler)
+    }
+    let mailbox = Mailbox<Event>(context: context)
+    return QueuedResponderEntry(responder, handler: handler, mailbox: mailbox, output: self)
+  }
+
+  /// The entry for a token-owned `handler`, delivered in `context`.
+  func handlerEntry(_ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext) -> Entry {
+    if case .immediate = context.kind {
+      return HandlerEntry(handler: handler)
+    }
+    return QueuedHandlerEntry(handler: handler, mailbox: Mailbox(context: context))
   }
 }
 
-// `index` and `isCancelled` are guarded by the output's lock. `isSkipped` and `isDead` are confined to the thread
-// that holds the output's delivery, and handed from one delivering thread to the next through that lock. The rest
-// is immutable, or a weak reference (which the runtime makes safe to read from any thread).
+// The bookkeeping is `DeliveryMember`'s.
 extension Output.Entry: @unchecked Sendable {}
 
 // The handler is immutable and `@Sendable`; the rest is the base entry's.
 extension Output.HandlerEntry: @unchecked Sendable {}
 
+// The mailbox is immutable and `Sendable`; the rest is the handler entry's.
+extension Output.QueuedHandlerEntry: @unchecked Sendable {}
+
 // The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread, to a
 // `Sendable` responder. Unchecked only because the base entry is.
 extension Output.ResponderEntry: @unchecked Sendable {}
+
+// The mailbox is immutable and `Sendable`, the output a weak reference; the rest is the responder entry's.
+extension Output.QueuedResponderEntry: @unchecked Sendable {}

@@ -19,7 +19,8 @@ extension BenchTestSuite {
     @Test func everyOptionIsRead() throws {
       let arguments = try Arguments.parse([
         "--quick", "--scenario", "fanout", "--contender", "output", "--n", "100", "--iterations", "1000",
-        "--json", "r.json", "--csv", "r.csv", "--svg", "r.svg", "--compare", "old.json",
+        "--json", "r.json", "--csv", "r.csv", "--svg", "r.svg", "--compare", "old.json", "--fail-on-regression",
+        "--peers", "peers.json",
       ])
       #expect(arguments.isQuick)
       #expect(arguments.scenarios == [.fanout])
@@ -30,6 +31,8 @@ extension BenchTestSuite {
       #expect(arguments.csvPath == "r.csv")
       #expect(arguments.svgPath == "r.svg")
       #expect(arguments.comparePath == "old.json")
+      #expect(arguments.failsOnRegression)
+      #expect(arguments.peersPath == "peers.json")
       #expect(arguments.contenders(of: .fanout) == [.output])
     }
 
@@ -96,6 +99,12 @@ extension BenchTestSuite {
       } throws: { error in
         (error as? ArgumentError)?.message.contains(message) == true
       }
+    }
+
+    @Test func failingOnRegressionNeedsSomethingToCompareWith() {
+      #expect(throws: ArgumentError.self) { try Arguments.parse(["--fail-on-regression"]) }
+      #expect(throws: ArgumentError.self) { try Arguments.parse(["--compare", "a.json", "--fail-on-regression=yes"]) }
+      #expect((try? Arguments.parse(["--compare", "a.json"]))?.failsOnRegression == false)
     }
   }
 }

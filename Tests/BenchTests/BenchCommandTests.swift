@@ -1,3 +1,4 @@
+import BenchHarness
 import Foundation
 import Testing
 
@@ -90,6 +91,53 @@ extension BenchTestSuite {
       ])
       #expect(compared.status == 0)
       #expect(compared.output.contains("Compared with \(json)"))
+      #expect(report.results.filter { $0.scenario == "fanout" }.allSatisfy { $0.min != nil && $0.max != nil })
+    }
+
+    @Test func aRegressionExitsWithStatus1OnlyWhenAskedTo() throws {
+      let directory = try TemporaryDirectory()
+      let path = directory.path("old.json")
+      // A baseline no real run can match: 0.001 ns per delivery, every repetition.
+      let baseline = BenchReport(
+        toolchain: "test", date: "2026-01-01T00:00:00Z",
+        results: [
+          ResultRow(
+            scenario: "fanout", contender: "direct-call", n: 4, metric: "ns_per_delivery", value: 0.001, unit: "ns",
+            min: 0.001, max: 0.001)
+        ])
+      try Data(JSONReport.render(baseline).utf8).write(to: URL(fileURLWithPath: path))
+      let command = ["--scenario", "fanout", "--contender", "direct-call", "--n", "4", "--iterations", "3"]
+      let gated = RecordedRun(command + ["--compare", path, "--fail-on-regression"])
+      #expect(gated.status == 1)
+      #expect(gated.output.contains("REGRESSION"))
+      #expect(gated.errors.contains("1 figure(s) regressed"))
+      let reported = RecordedRun(command + ["--compare", path])
+      #expect(reported.status == 0)
+      #expect(reported.output.contains("REGRESSION"))
+    }
+
+    @Test func peersRowsAreShownInTheTableAndTheChartButNotWritten() throws {
+      let directory = try TemporaryDirectory()
+      let (peersPath, json, svg) = (directory.path("peers.json"), directory.path("r.json"), directory.path("r.svg"))
+      let peers = BenchReport(
+        toolchain: "peers", date: "2026-01-01T00:00:00Z",
+        results: [
+          ResultRow(
+            scenario: "fanout", contender: "some-peer", n: 4, metric: "ns_per_delivery", value: 123, unit: "ns")
+        ])
+      try Data(JSONReport.render(peers).utf8).write(to: URL(fileURLWithPath: peersPath))
+      let run = RecordedRun([
+        "--scenario", "fanout", "--contender", "direct-call", "--n", "4", "--iterations", "3", "--peers", peersPath,
+        "--json", json, "--svg", svg,
+      ])
+      #expect(run.status == 0, "\(run.errors)")
+      #expect(run.output.contains("some-peer"))
+      #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("some-peer"))
+      #expect(try JSONReport.load(from: json).results.map(\.contender) == ["direct-call"])
+
+      let missing = RecordedRun(["--peers", directory.path("none.json")])
+      #expect(missing.status == 2)
+      #expect(missing.errors.contains("given to '--peers'"))
     }
   }
 }

@@ -1,3 +1,4 @@
+import BenchHarness
 import Testing
 
 @testable import Bench
@@ -40,7 +41,7 @@ extension BenchTestSuite {
       let comparison = Comparison(
         current: SampleReports.current, baseline: baseline(["fanout output 1": 5.6, "fanout direct-call 100": 1.3]))
       #expect(comparison.regressions.isEmpty && comparison.improvements.isEmpty)
-      #expect(comparison.entries.allSatisfy { $0.verdict == .unchanged })
+      #expect(comparison.entries.allSatisfy { $0.verdict == .unchanged || $0.verdict == .reference })
     }
 
     @Test func aFigureTheEarlierRunLacksIsNew() {
@@ -68,6 +69,72 @@ extension BenchTestSuite {
       #expect(upstreamLine?.contains("improved") == true)
       #expect(text.split(separator: "\n").filter { $0.contains("REGRESSION") }.count == 1)
       #expect(text.contains("new"))
+    }
+
+    private func row(_ value: Double, range: ClosedRange<Double>?) -> ResultRow {
+      ResultRow(
+        scenario: "fanout", contender: "output", n: 100, metric: "ns_per_delivery", value: value, unit: "ns",
+        min: range?.lowerBound, max: range?.upperBound)
+    }
+
+    @Test func aSlowerMedianWhoseRepetitionsOverlapTheOldRunsIsNoise() {
+      // +30 %, but the new run's fastest repetition (95) is faster than the old run's slowest (120).
+      #expect(Comparison.verdict(row(130, range: 95...160), against: row(100, range: 90...120)) == .unchanged)
+      #expect(Comparison.verdict(row(70, range: 60...105), against: row(100, range: 90...120)) == .unchanged)
+    }
+
+    @Test func aChangeBeyondBothRunsNoiseIsMarked() {
+      #expect(Comparison.verdict(row(130, range: 125...140), against: row(100, range: 90...120)) == .regression)
+      #expect(Comparison.verdict(row(70, range: 65...85), against: row(100, range: 90...120)) == .improvement)
+    }
+
+    @Test func rangesApartButWithinTheThresholdAreUnmarked() {
+      // Narrow ranges that do not overlap, but only 5 % apart: not worth a look.
+      #expect(Comparison.verdict(row(105, range: 104...106), against: row(100, range: 99...101)) == .unchanged)
+    }
+
+    @Test func rowsWithoutARangeFallBackToTheThreshold() {
+      #expect(Comparison.verdict(row(115, range: nil), against: row(100, range: 90...120)) == .regression)
+      #expect(Comparison.verdict(row(105, range: 100...110), against: row(100, range: nil)) == .unchanged)
+    }
+
+    @Test func aRegressionIsReportedOnlyIfMeasuringAgainConfirmsIt() {
+      let baseline = BenchReport(toolchain: "", date: "", results: [row(100, range: 95...105)])
+      let current = BenchReport(toolchain: "", date: "", results: [row(150, range: 140...160)])
+      var confirmed = Comparison(current: current, baseline: baseline)
+      var measuredAgain = 0
+      confirmed.confirmRegressions { _, _ in
+        measuredAgain += 1
+        return [row(148, range: 139...150)]
+      }
+      #expect(confirmed.regressions.count == 1)
+      #expect(measuredAgain == Comparison.confirmations)
+
+      var refuted = Comparison(current: current, baseline: baseline)
+      measuredAgain = 0
+      refuted.confirmRegressions { _, _ in
+        measuredAgain += 1
+        return [row(101, range: 98...104)]
+      }
+      #expect(refuted.regressions.isEmpty)
+      #expect(refuted.entries.map(\.verdict) == [.unconfirmed])
+      #expect(measuredAgain == 1, "measuring stops at the first new figure that is no regression")
+    }
+
+    @Test func theReferenceContenderIsTheYardstickAndIsNotJudged() {
+      func fanout(_ contender: String, _ value: Double) -> ResultRow {
+        ResultRow(
+          scenario: "fanout", contender: contender, n: 10, metric: "ns_per_delivery", value: value, unit: "ns",
+          min: value, max: value)
+      }
+      // The whole machine got 50 % slower: the reference and `output` alike.
+      let baseline = BenchReport(toolchain: "", date: "", results: [fanout("weak-box-loop", 40), fanout("output", 50)])
+      let current = BenchReport(toolchain: "", date: "", results: [fanout("weak-box-loop", 60), fanout("output", 75)])
+      let comparison = Comparison(current: current, baseline: baseline)
+      #expect(comparison.entries.map(\.verdict) == [.reference, .unchanged])
+      // Only `output` got slower.
+      let slower = BenchReport(toolchain: "", date: "", results: [fanout("weak-box-loop", 40), fanout("output", 75)])
+      #expect(Comparison(current: slower, baseline: baseline).entries.map(\.verdict) == [.reference, .regression])
     }
   }
 }

@@ -1,3 +1,4 @@
+import BenchHarness
 import Testing
 
 @testable import Bench
@@ -44,12 +45,13 @@ extension BenchTestSuite {
         let contenders = scenario.contenders
         let figures = try TimedScenario.measure(scenario, contenders: contenders, responderCount: 7, plan: plan)
         #expect(figures.count == contenders.count)
-        #expect(figures.allSatisfy { $0 > 0 && $0.isFinite }, "\(scenario): \(figures)")
+        #expect(figures.allSatisfy { $0.median > 0 && $0.median.isFinite }, "\(scenario): \(figures)")
+        #expect(figures.allSatisfy { $0.minimum <= $0.median && $0.median <= $0.maximum }, "\(scenario): \(figures)")
       }
     }
 
     @Test func aContenderThatSkipsWorkFailsTheMeasurement() {
-      let cheat = TimedWorkload(contender: .output, unitsPerIteration: 10, run: { _ in }, completedUnits: { 0 })
+      let cheat = TimedWorkload(name: "output", unitsPerIteration: 10, run: { _ in }, completedUnits: { 0 })
       let plan = MeasurementPlan(repetitions: 5, repetitionTarget: .microseconds(10), fixedIterations: 2)
       #expect(throws: MeasurementFailure.self) {
         try TimedComparison.measure([cheat], plan: plan)
@@ -62,7 +64,7 @@ extension BenchTestSuite {
       }
       let counter = Counter()
       let workload = TimedWorkload(
-        contender: .directCall, unitsPerIteration: 1,
+        name: "direct-call", unitsPerIteration: 1,
         run: { iterations in
           for _ in 0..<iterations {
             counter.units += 1

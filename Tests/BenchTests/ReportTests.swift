@@ -1,3 +1,4 @@
+import BenchHarness
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import BenchHarness
 import Testing
 
 @testable import Bench

@@ -35,7 +35,7 @@ final class BroadcasterContender: ChurningContender, UpstreamContender {
 
   var deliveries: Int { responders.deliveries + spare.deliveries }
 
-  /// The upstream subscriptions the broadcaster holds: connections made less connections ended (DESIGN.md G9).
+  /// The upstream subscriptions the broadcaster holds: connections made less connections ended (G9).
   /// One connection observes each keyboard notification name once (`observerCount`), whatever N.
   var upstreamSubscriptions: Int { keyboard.connectCount - keyboard.disconnectCount }
 }

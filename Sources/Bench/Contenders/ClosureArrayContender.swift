@@ -1,7 +1,9 @@
-/// `closure-array`: the seed article's naive `Output`, an array of closures each capturing its responder.
+/// `closure-array`: the seed article's naive `Output`, a plain array of `(FanoutEvent) -> Void` closures, each
+/// capturing its responder strongly, called in turn. What people write first: no lock, no way to unsubscribe, not
+/// thread-safe, and it keeps every responder alive.
 final class ClosureArrayContender: Contender {
   private let responders: [Responder]
-  private let output = NaiveOutput<FanoutEvent>()
+  private var handlers: [(FanoutEvent) -> Void] = []
 
   init(responderCount: Int) {
     responders = Responder.crowd(count: responderCount)
@@ -9,13 +11,16 @@ final class ClosureArrayContender: Contender {
 
   func subscribeAll() {
     for responder in responders {
-      output.subscribe { event in responder.handle(event) }
+      handlers.append { event in responder.handle(event) }
     }
   }
 
   func send(events: Int) {
     for sequence in 0..<events {
-      output.send(FanoutEvent(sequence: sequence))
+      let event = FanoutEvent(sequence: sequence)
+      for handler in handlers {
+        handler(event)
+      }
     }
   }
 

@@ -4,8 +4,10 @@ extension ContenderName {
     switch self {
     case .directCall: DirectCallContender.self
     case .closureArray: ClosureArrayContender.self
+    case .weakBoxLoop: WeakBoxLoopContender.self
     case .weakClosureLoop: WeakClosureLoopContender.self
     case .output: OutputContender.self
+    case .outputToken: OutputTokenContender.self
     case .perObserver: PerObserverContender.self
     case .broadcaster: BroadcasterContender.self
     }

@@ -1,5 +1,6 @@
-/// `weak-closure-loop`: the best weak fan-out one writes by hand. An array of `[weak responder]` closures, called
-/// in a loop; no lock, no queueing, no pruning, so it is not thread-safe and keeps dead entries.
+/// `weak-closure-loop`: a hand-written weak fan-out as often seen in apps: an array of `[weak responder]` closures,
+/// called in a loop. Each call goes through a closure context that holds the weak reference, which costs more than
+/// `weak-box-loop`'s direct field load. No lock, no queueing, no pruning: not thread-safe, keeps dead entries.
 final class WeakClosureLoopContender: Contender {
   private let responders: [Responder]
   private var handlers: [(FanoutEvent) -> Void] = []

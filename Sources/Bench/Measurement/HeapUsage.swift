@@ -1,3 +1,5 @@
+import BenchHarness
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(CMallocStatistics)

@@ -1,3 +1,4 @@
+import BenchHarness
 import Foundation
 
 /// The results as CSV: a header line, then one line per figure, columns as the JSON row keys.

@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// Collects SVG elements into a standalone document. Text content is escaped; attribute values are the chart's
 /// own constants and numbers.
 struct SVGCanvas {

@@ -1,3 +1,4 @@
+import BenchHarness
 import Foundation
 
 /// A log-log chart of ns per delivery against N for every `fanout` and `source-fanout` contender, as SVG.
@@ -108,9 +109,15 @@ enum SVGChart {
     var width: Double
     var dash: String?
 
-    // The Okabe–Ito palette, told apart with every common kind of colour blindness.
-    private static let palette = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000"]
-    private static let libraryContenders: Set = [ContenderName.output.name, ContenderName.broadcaster.name]
+    // The Okabe–Ito palette, told apart with every common kind of colour blindness, then Tol's muted colours for
+    // the peers a chart may add.
+    private static let palette = [
+      "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255", "#44AA99", "#999933",
+      "#332288", "#AA4499", "#888888",
+    ]
+    private static let libraryContenders: Set = [
+      ContenderName.output.name, ContenderName.outputToken.name, ContenderName.broadcaster.name,
+    ]
 
     init(_ series: Series, index: Int) {
       color = Self.palette[index % Self.palette.count]

@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// The report `Bench` prints: per scenario, a Markdown table of N against contenders, each figure with its
 /// ratio to the best figure at that N.
 ///

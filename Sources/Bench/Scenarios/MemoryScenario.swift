@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// `memory`: the heap bytes one subscription costs.
 ///
 /// The contenders and their responders are allocated first; the figure is the heap growth across
@@ -19,7 +21,7 @@ enum MemoryScenario {
   /// - Throws: ``MeasurementFailure`` where the platform cannot tell heap usage.
   static func measure(
     contenders: [ContenderName], responderCount: Int, plan: MeasurementPlan
-  ) throws(MeasurementFailure) -> [Double] {
+  ) throws(MeasurementFailure) -> [Statistics.Summary] {
     // The warm-up: the first subscribe of a kind makes runtime metadata, caches and NotificationCenter tables
     // that every later one shares; they are not a cost per subscriber.
     for name in contenders {
@@ -31,7 +33,7 @@ enum MemoryScenario {
         samples[index].append(try bytesPerSubscriber(name, responderCount: responderCount))
       }
     }
-    return samples.map(Statistics.median)
+    return samples.map(Statistics.summary)
   }
 
   /// One reading: heap growth across subscribing the responders of enough copies of `name`, each with

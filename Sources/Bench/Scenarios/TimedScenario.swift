@@ -1,13 +1,16 @@
+import BenchHarness
+
 /// The scenarios the clock measures: `fanout`, `source-fanout` and `subscribe-cancel`.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 enum TimedScenario {
-  /// Nanoseconds per unit of work (delivery or cycle) for each of `contenders` at `responderCount`.
+  /// Nanoseconds per unit of work (delivery or cycle) for each of `contenders` at `responderCount`, with their
+  /// spread over the repetitions.
   ///
   /// Every contender is set up before any is timed, and their repetitions are interleaved
   /// (``TimedComparison``).
   static func measure(
     _ scenario: Scenario, contenders: [ContenderName], responderCount: Int, plan: MeasurementPlan
-  ) throws(MeasurementFailure) -> [Double] {
+  ) throws(MeasurementFailure) -> [Statistics.Summary] {
     let prepared = contenders.map { name in
       let contender = name.makeContender(responderCount: responderCount)
       contender.subscribeAll()
@@ -30,14 +33,14 @@ enum TimedScenario {
   ) -> TimedWorkload {
     guard scenario == .subscribeCancel else {
       return TimedWorkload(
-        contender: name, unitsPerIteration: responderCount, run: contender.send(events:),
+        name: name.name, unitsPerIteration: responderCount, run: contender.send(events:),
         completedUnits: { contender.deliveries })
     }
     guard let churning = contender as? any ChurningContender else {
       preconditionFailure("\(name.name) is listed in subscribe-cancel but cannot subscribe and cancel")
     }
     return TimedWorkload(
-      contender: name, unitsPerIteration: 1, run: churning.subscribeAndCancel(cycles:),
+      name: name.name, unitsPerIteration: 1, run: churning.subscribeAndCancel(cycles:),
       completedUnits: { churning.cycles })
   }
 

@@ -1,3 +1,5 @@
+import BenchHarness
+
 /// `upstream`: the upstream NotificationCenter subscriptions N live responders cost.
 enum UpstreamScenario {
   /// Upstream subscriptions held by each of `contenders` with `responderCount` responders subscribed.

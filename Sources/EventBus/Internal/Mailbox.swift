@@ -30,6 +30,22 @@ final class Mailbox<Event: Sendable>: Sendable {
     LiveObjects.created("Mailbox", for: Event.self)
   }
 
+  /// The mailbox of a queued delivery `context`: the main queue for `.main`, or the given queue. Immediate delivery
+  /// needs none; given it, the mailbox delivers on the main queue.
+  convenience init(context: DeliveryContext) {
+    switch context.kind {
+    case .immediate, .mainActor:
+      self.init(queue: .main, runsInlineOnMainQueue: true)
+    case .queue(let queue):
+      self.init(queue: queue, runsInlineOnMainQueue: false)
+    }
+  }
+
+  /// `main`, or `queue` and its label, for `debugDescription`.
+  var contextDescription: String {
+    queue === DispatchQueue.main ? "main" : "queue \(queue.label)"
+  }
+
   deinit {
     LiveObjects.destroyed("Mailbox", for: Event.self)
   }

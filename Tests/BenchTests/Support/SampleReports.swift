@@ -1,3 +1,5 @@
+import BenchHarness
+
 @testable import Bench
 
 /// Reports with known figures, for the report and comparison tests.

@@ -10,5 +10,12 @@ final class Responder {
   }
 }
 
-// Not protected by a lock: every contender delivers synchronously on the one thread that sends.
+// Not protected by a lock. OpenCombine's sinks run on the one thread that sends; an async-algorithms consumer task
+// is the only writer of its responder, and the semaphore it signals at the end of each batch orders its writes
+// before the measuring thread reads the count.
 extension Responder: @unchecked Sendable {}
+
+extension Sequence<Responder> {
+  /// Deliveries counted by all the responders.
+  var deliveries: Int { reduce(0) { $0 + $1.deliveries } }
+}

@@ -1,3 +1,4 @@
+import BenchHarness
 import Broadcasters
 import Foundation
 // OpenCombine predates Sendable; its subjects lock internally, so sending from the observer block is safe.
@@ -8,7 +9,7 @@ import OpenCombineFoundation
 /// responders, decoded once with the same `KeyboardUserInfo(userInfo:)` Bench's contenders use.
 enum SourceFanoutPeers {
   /// `opencombine-subject`: one observer decodes and sends into a `PassthroughSubject` that N sinks hold.
-  static func subject(responderCount: Int) -> Timing.Workload {
+  static func subject(responderCount: Int) -> TimedWorkload {
     let center = NotificationCenter()
     let subject = PassthroughSubject<KeyboardEvent, Never>()
     let observer = center.addObserver(forName: KeyboardNotification.willShow, object: nil, queue: nil) {
@@ -22,7 +23,7 @@ enum SourceFanoutPeers {
   }
 
   /// `opencombine-share`: NotificationCenter's publisher, decoded, then `share()`d by N sinks: one observer for all.
-  static func share(responderCount: Int) -> Timing.Workload {
+  static func share(responderCount: Int) -> TimedWorkload {
     let center = NotificationCenter()
     let shared = center.ocombine.publisher(for: KeyboardNotification.willShow)
       .compactMap { notification in
@@ -35,7 +36,7 @@ enum SourceFanoutPeers {
   private static func workload(
     _ name: String, _ events: AnyPublisher<KeyboardEvent, Never>, _ center: NotificationCenter, _ responderCount: Int,
     keeping observer: (any NSObjectProtocol)?
-  ) -> Timing.Workload {
+  ) -> TimedWorkload {
     let responders = (0..<responderCount).map { _ in Responder() }
     let cancellables = responders.map { responder in
       events.sink { [weak responder] event in
@@ -47,7 +48,7 @@ enum SourceFanoutPeers {
     let userInfo = KeyboardUserInfo(
       beginFrame: CGRect(x: 0, y: 844, width: 390, height: 336), endFrame: CGRect(x: 0, y: 508, width: 390, height: 336)
     ).userInfo
-    return Timing.Workload(
+    return TimedWorkload(
       name: name, unitsPerIteration: responderCount,
       run: { posts in
         for _ in 0..<posts {
@@ -55,6 +56,6 @@ enum SourceFanoutPeers {
         }
         withExtendedLifetime((cancellables, observer)) {}
       },
-      completedUnits: { responders.reduce(0) { $0 + $1.deliveries } })
+      completedUnits: { responders.deliveries })
   }
 }

@@ -1,10 +1,18 @@
+import BenchHarness
 import Foundation
 
 // Usage: swift run -c release --scratch-path .build Peers [--quick] [--n N[,N]] [--json PATH]
-// Prints one line per figure and writes them in the JSON shape of Bench (DESIGN.md §5).
+// Measures each peer with Bench's own timing loop (BenchHarness) and writes rows in Bench's JSON shape. One line per
+// figure goes to standard error as it is measured.
 
-let usage = "usage: Peers [--quick] [--n N[,N...]] [--json PATH]\n"
-var isQuick = false
+let usage = """
+  usage: Peers [--quick] [--n N[,N...]] [--json PATH]
+    --quick      5 repetitions of about 2 ms instead of 15 of about 10 ms, as Bench --quick
+    --n          responder counts (default: 1,10,100,1000,10000)
+    --json PATH  write the rows in Bench's JSON shape
+
+  """
+var plan = MeasurementPlan.full
 var responderCounts = [1, 10, 100, 1000, 10_000]
 var jsonPath: String?
 
@@ -16,14 +24,14 @@ func fail(_ message: String) -> Never {
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
-  case "--quick": isQuick = true
+  case "--quick": plan = .quick
   case "--n":
     guard let value = arguments.popFirst() else { fail("'--n' needs a number") }
-    let counts = value.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
-    guard !counts.isEmpty, counts.count == value.split(separator: ",").count else {
-      fail("'\(value)' is not a list of positive whole numbers for '--n'")
+    let counts = value.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 && $0 <= 100_000 }
+    guard !counts.isEmpty, counts.count == value.split(separator: ",", omittingEmptySubsequences: false).count else {
+      fail("'\(value)' is not a list of whole numbers from 1 to 100000 for '--n'")
     }
-    responderCounts = counts.sorted()
+    responderCounts = Array(Set(counts)).sorted()
   case "--json":
     guard let value = arguments.popFirst(), !value.isEmpty else { fail("'--json' needs a path") }
     jsonPath = value
@@ -34,56 +42,60 @@ while let argument = arguments.popFirst() {
   }
 }
 
-let scenarios: [(name: String, workloads: (Int) -> [Timing.Workload])] = [
-  ("fanout", { [FanoutPeers.subject(responderCount: $0), FanoutPeers.share(responderCount: $0)] }),
+func fanoutWorkloads(responderCount: Int) -> [TimedWorkload] {
+  var workloads = [
+    FanoutPeers.subject(responderCount: responderCount), FanoutPeers.share(responderCount: responderCount),
+  ]
+  if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+    workloads.append(AsyncSharePeers.share(responderCount: responderCount))
+  }
+  return workloads
+}
+
+let scenarios: [(name: String, workloads: (Int) -> [TimedWorkload])] = [
+  ("fanout", fanoutWorkloads),
   ("source-fanout", { [SourceFanoutPeers.subject(responderCount: $0), SourceFanoutPeers.share(responderCount: $0)] }),
 ]
-var rows: [String] = []
+var rows: [ResultRow] = []
 for scenario in scenarios {
   for responderCount in responderCounts {
     let workloads = scenario.workloads(responderCount)
-    let figures = Timing.measure(
-      workloads, repetitions: isQuick ? 5 : 11, target: isQuick ? .milliseconds(1) : .milliseconds(5))
-    for (workload, value) in zip(workloads, figures) {
-      print(
-        "\(scenario.name)  N = \(responderCount)  \(workload.name)  \(String(format: "%.3f", value)) ns per delivery")
+    let figures: [Statistics.Summary]
+    do {
+      figures = try TimedComparison.measure(workloads, plan: plan)
+    } catch {
+      FileHandle.standardError.write(Data("Peers: error: \(error.message)\n".utf8))
+      exit(1)
+    }
+    for (workload, figure) in zip(workloads, figures) {
+      let line =
+        "\(scenario.name)  N = \(responderCount)  \(workload.name)  "
+        + FigureFormat.value(figure.median, unit: "ns") + " per delivery\n"
+      FileHandle.standardError.write(Data(line.utf8))
       rows.append(
-        "    {\"scenario\": \"\(scenario.name)\", \"contender\": \"\(workload.name)\", \"n\": \(responderCount), "
-          + "\"metric\": \"ns_per_delivery\", \"value\": \(String(format: "%.4f", value)), \"unit\": \"ns\"}")
+        ResultRow(
+          scenario: scenario.name, contender: workload.name, n: responderCount, metric: "ns_per_delivery",
+          value: figure.median, unit: "ns", min: figure.minimum, max: figure.maximum))
     }
   }
 }
 
 if let jsonPath {
-  #if compiler(>=6.3)
-    let compiler = "Swift 6.3 or later"
+  #if DEBUG
+    let build = "debug"
   #else
-    let compiler = "Swift 6.0–6.2"
+    let build = "release"
   #endif
   #if os(Linux)
     let system = "Linux"
   #else
     let system = "Darwin"
   #endif
-  #if DEBUG
-    let build = "debug"
-  #else
-    let build = "release"
-  #endif
-  let date = ISO8601DateFormatter().string(from: Date())
-  let json = """
-    {
-      "schema": 1,
-      "toolchain": "\(compiler), \(system), \(build) build, OpenCombine 0.14 peers",
-      "date": "\(date)",
-      "results": [
-    \(rows.joined(separator: ",\n"))
-      ]
-    }
-
-    """
+  let report = BenchReport(
+    toolchain: "\(system), \(build) build; peers: OpenCombine 0.14, swift-async-algorithms 1.1",
+    date: ISO8601DateFormatter().string(from: Date()), results: rows)
   do {
-    try Data(json.utf8).write(to: URL(fileURLWithPath: jsonPath))
+    try Data(JSONReport.render(report).utf8).write(to: URL(fileURLWithPath: jsonPath))
   } catch {
     FileHandle.standardError.write(Data("Peers: error: cannot write '\(jsonPath)': \(error)\n".utf8))
     exit(1)

@@ -1,8 +1,12 @@
 /// How reports write numbers: enough digits to compare, no more.
-enum FigureFormat {
+///
+/// ```swift
+/// FigureFormat.value(3.0512, unit: "ns")  // "3.05 ns"
+/// ```
+public enum FigureFormat {
   /// `value` with three significant digits under 100 and no fraction above: `0.612`, `3.05`, `41.2`, `1834`.
   /// Counts are written as whole numbers.
-  static func number(_ value: Double, isCount: Bool = false) -> String {
+  public static func number(_ value: Double, isCount: Bool = false) -> String {
     guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
     if isCount {
       return String(Int(value.rounded()))
@@ -13,25 +17,25 @@ enum FigureFormat {
   }
 
   /// `value` with its unit: `3.05 ns`, `1 count`, `96.0 bytes`.
-  static func value(_ value: Double, unit: String) -> String {
-    "\(number(value, isCount: unit == Metric.subscriptions.unit)) \(unit)"
+  public static func value(_ value: Double, unit: String) -> String {
+    "\(number(value, isCount: unit == "count")) \(unit)"
   }
 
   /// A ratio to the best figure: `1.00×`, `12.4×`.
-  static func ratio(_ ratio: Double) -> String {
+  public static func ratio(_ ratio: Double) -> String {
     guard ratio.isFinite else { return "–" }
     return decimal(ratio, fractionDigits: ratio >= 100 ? 0 : ratio >= 10 ? 1 : 2) + "×"
   }
 
   /// A signed percentage: `+12.5%`, `-3.0%`.
-  static func percentage(_ fraction: Double) -> String {
+  public static func percentage(_ fraction: Double) -> String {
     guard fraction.isFinite else { return "new" }
     let percent = fraction * 100
     return (percent >= 0 ? "+" : "") + decimal(percent, fractionDigits: 1) + "%"
   }
 
   /// `value` rounded half away from zero to `fractionDigits` digits after the point, without exponent notation.
-  static func decimal(_ value: Double, fractionDigits: Int) -> String {
+  public static func decimal(_ value: Double, fractionDigits: Int) -> String {
     let scale = (0..<fractionDigits).reduce(1.0) { product, _ in product * 10 }
     let scaled = (abs(value) * scale).rounded()
     guard scaled < 1e15 else { return String(value) }

@@ -1,15 +1,27 @@
 /// Times several contenders at the same work, each figure the median of interleaved repetitions.
+///
+/// ```swift
+/// let figures = try TimedComparison.measure([workloadA, workloadB], plan: .quick)
+/// ```
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-enum TimedComparison {
+public enum TimedComparison {
   /// Measures every workload; returns nanoseconds per unit of work, in the order of `workloads`.
   ///
   /// Each workload first calibrates its iterations so a repetition takes `plan.repetitionTarget` (unless
   /// `plan.fixedIterations` fixes them) and runs one untimed warm-up repetition. Then the timed repetitions
   /// go round the contenders in turn, so a slow patch of the machine (another process, frequency scaling)
-  /// falls on every contender alike instead of on one.
+  /// falls on every contender alike instead of on one. An idle second thread is alive throughout
+  /// (``IdleThread``).
   ///
+  /// - Parameters:
+  ///   - workloads: The contenders' work, all at the same N.
+  ///   - plan: Repetitions and their length.
+  /// - Returns: Each workload's median and range of nanoseconds per unit.
   /// - Throws: ``MeasurementFailure`` if a contender did not complete the work it was given.
-  static func measure(_ workloads: [TimedWorkload], plan: MeasurementPlan) throws(MeasurementFailure) -> [Double] {
+  public static func measure(
+    _ workloads: [TimedWorkload], plan: MeasurementPlan
+  ) throws(MeasurementFailure) -> [Statistics.Summary] {
+    IdleThread.start()
     let clock = ContinuousClock()
     var iterationsRun = Array(repeating: 0, count: workloads.count)
     var iterations: [Int] = []
@@ -40,25 +52,32 @@ enum TimedComparison {
       let completed = workload.completedUnits()
       guard completed == expected else {
         throw MeasurementFailure(
-          message: "contender '\(workload.contender.name)' completed \(completed) units of work, expected \(expected)")
+          message: "contender '\(workload.name)' completed \(completed) units of work, expected \(expected)")
       }
     }
-    return samples.map(Statistics.median)
+    return samples.map(Statistics.summary)
   }
 
   /// The iterations that make one repetition last about `target`, found by growing a trial run until it takes
   /// long enough to scale from.
-  static func calibrate(
+  ///
+  /// - Parameters:
+  ///   - workload: The work to calibrate.
+  ///   - target: How long one repetition should take.
+  ///   - clock: The clock to time it with.
+  /// - Returns: The iterations chosen, and the iterations the trial runs spent.
+  public static func calibrate(
     _ workload: TimedWorkload, target: Duration, clock: ContinuousClock
   ) -> (iterations: Int, iterationsSpent: Int) {
+    let maximum = MeasurementPlan.maximumIterations
     var iterations = 1
     var spent = 0
     while true {
       let elapsed = clock.measure { workload.run(iterations) }
       spent += iterations
-      if elapsed >= target / 4 || iterations >= Arguments.maximumIterations / 16 {
+      if elapsed >= target / 4 || iterations >= maximum / 16 {
         let scaled = Double(iterations) * target.nanoseconds / max(elapsed.nanoseconds, 1)
-        return (max(1, min(Int(scaled.rounded()), Arguments.maximumIterations)), spent)
+        return (max(1, min(Int(scaled.rounded()), maximum)), spent)
       }
       iterations *= elapsed < target / 100 ? 16 : 2
     }

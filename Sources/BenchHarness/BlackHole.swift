@@ -2,6 +2,8 @@
 ///
 /// As swift-collections' benchmark `blackHole`: not inlined, and not optimised, so its caller cannot see that
 /// it does nothing with the value.
+///
+/// - Parameter value: Any value.
 @inline(never)
 @_optimize(none)
-func blackHole<T>(_ value: T) {}
+public func blackHole<T>(_ value: T) {}

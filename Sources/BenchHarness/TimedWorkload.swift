@@ -1,0 +1,37 @@
+/// One contender's repeatable work at one N, as the clock sees it.
+///
+/// ```swift
+/// let workload = TimedWorkload(
+///   name: "output", unitsPerIteration: n, run: { events in contender.send(events: events) },
+///   completedUnits: { contender.deliveries })
+/// ```
+public struct TimedWorkload {
+  /// The contender's report name.
+  public var name: String
+  /// Units of work one iteration does: N deliveries for a fan-out, one cycle for subscribe-cancel.
+  public var unitsPerIteration: Int
+  /// Does `iterations` iterations.
+  public var run: (_ iterations: Int) -> Void
+  /// Units the contender counted since it was made: deliveries its responders received, cycles it completed.
+  ///
+  /// The harness checks it against the iterations it ran, so a contender that skipped work fails the run
+  /// instead of looking fast.
+  public var completedUnits: () -> Int
+
+  /// Creates a workload from its name, its units per iteration and two closures.
+  ///
+  /// - Parameters:
+  ///   - name: The contender's report name.
+  ///   - unitsPerIteration: Units of work one iteration does.
+  ///   - run: Does the given number of iterations.
+  ///   - completedUnits: Units the contender counted so far.
+  public init(
+    name: String, unitsPerIteration: Int, run: @escaping (_ iterations: Int) -> Void,
+    completedUnits: @escaping () -> Int
+  ) {
+    self.name = name
+    self.unitsPerIteration = unitsPerIteration
+    self.run = run
+    self.completedUnits = completedUnits
+  }
+}
