@@ -53,7 +53,7 @@ public func runKeyboardScenario(transcript: Transcript) async -> KeyboardScenari
   await settle()
 
   screens = nil  // the screens close; their subscriptions end with them
-  _ = keyboard.subscriberCount  // the broadcaster notices that nobody is left, and disconnects
+  keyboard.pruneDeadSubscribers()  // the broadcaster notices that nobody is left, and disconnects
   let result = KeyboardScenarioResult(
     connectCount: keyboard.connectCount,
     decodedNotifications: keyboard.upstreamEventCount,
