@@ -46,6 +46,7 @@ import Testing
     #expect(reachability.upstreamEventCount == 1)
 
     screens = nil
+    reachability.pruneDeadSubscribers()
     #expect(reachability.subscriberCount == 0)
     #expect(upstream.subscriptions.elements == ["subscribe", "cancel"])
     #expect(!reachability.isConnected)
@@ -76,6 +77,7 @@ import Testing
       let screen = Screen()
       reachability.subscribe(screen)
     }
+    reachability.pruneDeadSubscribers()
     #expect(reachability.subscriberCount == 0)
     let screen = Screen()
     reachability.subscribe(screen)
