@@ -20,8 +20,11 @@ let package = Package(
   targets: [
     .target(
       name: "EventBus",
+      dependencies: ["CEventBusAtomics"],
       swiftSettings: [.define("EVENTBUS_LIVE_OBJECTS", .when(configuration: .debug, traits: ["LiveObjects"]))]
     ),
+    // The atomic compare-and-swap of `Output`'s lock-free send, for every platform the package supports.
+    .target(name: "CEventBusAtomics"),
     .target(name: "Broadcasters", dependencies: ["EventBus"]),
     .executableTarget(
       name: "Bench",

@@ -51,7 +51,8 @@ module_cache="$scratch/compile-checks-module-cache"
 # Testing and XCTest (and the plugin behind the Testing macros) come with the toolchain and need no flag.
 compile() {
   swiftc -emit-sil -o /dev/null -swift-version 6 -parse-as-library -module-name CompileCheck \
-    -I "$modules_dir" -module-cache-path "$module_cache" -diagnostic-style llvm -no-color-diagnostics "$@"
+    -I "$modules_dir" -I Sources/CEventBusAtomics/include -module-cache-path "$module_cache" \
+    -diagnostic-style llvm -no-color-diagnostics "$@"
 }
 
 # A file's expectations, "error<TAB>text" or "warning<TAB>text", from its leading comment.
@@ -159,7 +160,8 @@ check_public_type_names() {
   local symbol_pattern='"kind":\{"identifier":"swift\.(class|struct|enum|protocol|typealias|actor)",[^}]*\},'
   symbol_pattern+='"identifier":\{[^}]*\},"pathComponents":\["[^"]+"\]'
   for module in EventBus Broadcasters; do
-    if ! swift symbolgraph-extract -module-name "$module" -I "$modules_dir" -output-dir "$work" \
+    if ! swift symbolgraph-extract -module-name "$module" -I "$modules_dir" -I Sources/CEventBusAtomics/include \
+      -output-dir "$work" \
       -module-cache-path "$module_cache" -minimum-access-level public >"$work/symbols.log" 2>&1
     then
       report FAIL "public type names" "swift symbolgraph-extract failed for $module" "$(cat "$work/symbols.log")"

@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 
 build="${CHECK_BUILD_PATH:-.build-checks}"
 mkdir -p "$build"
+# -I: the module map of the C target with the atomic operations the EventBus sources import.
 swiftc -parse-as-library -swift-version 6 -package-name EventBus -module-name MainActorInline \
+  -I Sources/CEventBusAtomics/include \
   $(find Sources/EventBus -name '*.swift' | sort) Checks/MainActorInline.swift -o "$build/main-actor-inline"
 result="$("$build/main-actor-inline")"
 if [ "$result" != "inline" ]; then

@@ -23,7 +23,9 @@ fi
 build="${FUZZ_BUILD_PATH:-.build-fuzz}"
 mkdir -p "$build/modules" "$build/corpus"
 
-flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name EventBus -O -g)
+# -I: the module map of the C target with the atomic operations the EventBus sources import.
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name EventBus -O -g
+  -I Sources/CEventBusAtomics/include)
 
 echo "Building the fuzzer in $build" >&2
 swiftc "${flags[@]}" -module-name EventBus -emit-module -emit-module-path "$build/modules/EventBus.swiftmodule" \

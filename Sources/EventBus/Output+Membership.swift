@@ -17,7 +17,7 @@ extension Output: MemberOwner {
     let thread = ThreadIdentity.current
     let action = state.withLock { $0.subscribe(entry, at: location, from: thread) }
     if let replay = action.replay {
-      deliverRounds(.replay(replay, entry))
+      deliverRounds(.replay(replay, entry), by: thread)
     }
     if action.shouldPrune {
       pruneDeadEntries()

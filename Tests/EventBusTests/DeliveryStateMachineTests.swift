@@ -70,17 +70,17 @@ import Testing
   @Test func theEndOfARoundHandsOverQueuedEventsInOrderThenFreesTheDelivery() {
     var (machine, _) = subscribed("a")
     var leftovers = Machine.Leftovers()
-    guard case .deliver(_, let snapshot) = machine.send(1, from: me, leftovers: &leftovers) else {
+    guard case .deliver = machine.send(1, from: me, leftovers: &leftovers) else {
       Issue.record("expected .deliver")
       return
     }
     _ = machine.send(2, from: Self.otherThread, leftovers: &leftovers)
     _ = machine.send(3, from: Self.otherThread, leftovers: &leftovers)
     var delivered: [Int] = []
-    var next = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
-    while case .deliver(let event, let snapshot) = next {
+    var next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
+    while case .deliver(let event, _) = next {
       delivered.append(event)
-      next = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
+      next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     }
     #expect(delivered == [2, 3])
     #expect(next.isIdle)
@@ -99,7 +99,7 @@ import Testing
     _ = machine.subscribe(Member("b"), at: CallSite(), from: me)
     _ = machine.send(2, from: me, leftovers: &leftovers)
     #expect(names(first) == ["a"])
-    guard case .deliver(_, let second) = machine.finishRound(deadFound: false, in: first, leftovers: &leftovers)
+    guard case .deliver(_, let second) = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     else {
       Issue.record("expected .deliver")
       return
@@ -111,18 +111,18 @@ import Testing
     var (machine, _) = subscribed("a", replay: 2)
     var leftovers = Machine.Leftovers()
     for event in 1...3 {
-      guard case .deliver(_, let snapshot) = machine.send(event, from: me, leftovers: &leftovers) else {
+      guard case .deliver = machine.send(event, from: me, leftovers: &leftovers) else {
         Issue.record("expected .deliver")
         return
       }
-      _ = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
+      _ = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     }
     #expect(leftovers.droppedFromReplay == 1, "the event that left the window is handed out to be released")
     let late = Member("late")
     let action = machine.subscribe(late, at: CallSite(), from: me)
     #expect(action.replay.map(Array.init) == [2, 3])
     #expect(machine.isDelivering, "the subscriber now holds the delivery while it replays")
-    let next = machine.finishReplay(to: late, deadFound: false, leftovers: &leftovers)
+    let next = machine.finishReplay(to: late, deadFound: false, by: me, leftovers: &leftovers)
     #expect(next.isIdle)
     #expect(!machine.isDelivering)
   }
@@ -130,7 +130,7 @@ import Testing
   @Test func subscribingDuringARoundQueuesTheReplayAheadOfQueuedEvents() {
     var (machine, _) = subscribed("a", replay: 1)
     var leftovers = Machine.Leftovers()
-    guard case .deliver(_, let snapshot) = machine.send(1, from: me, leftovers: &leftovers) else {
+    guard case .deliver = machine.send(1, from: me, leftovers: &leftovers) else {
       Issue.record("expected .deliver")
       return
     }
@@ -138,14 +138,16 @@ import Testing
     let late = Member("late")
     let action = machine.subscribe(late, at: CallSite(), from: Self.otherThread)
     #expect(action.replay == nil, "another thread holds the delivery")
-    let next = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
+    let next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     guard case .replay(let events, let member) = next else {
       Issue.record("expected .replay, got \(next)")
       return
     }
     #expect(Array(events) == [1])
     #expect(member === late)
-    guard case .deliver(let event, let second) = machine.finishReplay(to: late, deadFound: false, leftovers: &leftovers)
+    guard
+      case .deliver(let event, let second) = machine.finishReplay(
+        to: late, deadFound: false, by: me, leftovers: &leftovers)
     else {
       Issue.record("expected .deliver")
       return
@@ -157,14 +159,14 @@ import Testing
   @Test func aReplayWhoseSubscriberWasCancelledBeforeItsTurnIsHandedOutToBeReleased() {
     var (machine, _) = subscribed("a", replay: 1)
     var leftovers = Machine.Leftovers()
-    guard case .deliver(_, let snapshot) = machine.send(1, from: me, leftovers: &leftovers) else {
+    guard case .deliver = machine.send(1, from: me, leftovers: &leftovers) else {
       Issue.record("expected .deliver")
       return
     }
     let late = Member("late")
     _ = machine.subscribe(late, at: CallSite(), from: Self.otherThread)
     _ = machine.cancel(late, from: Self.otherThread)
-    let next = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
+    let next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     #expect(next.isIdle)
     #expect(leftovers.cancelledReplays?.map { $0.member === late } == [true])
   }
@@ -201,12 +203,12 @@ import Testing
     var (machine, members) = subscribed("a", "b", "c")
     machine.membershipObserver = {}
     var leftovers = Machine.Leftovers()
-    guard case .deliver(_, let snapshot) = machine.send(1, from: me, leftovers: &leftovers) else {
+    guard case .deliver = machine.send(1, from: me, leftovers: &leftovers) else {
       Issue.record("expected .deliver")
       return
     }
     members[1].isDead = true
-    let next = machine.finishRound(deadFound: true, in: snapshot, leftovers: &leftovers)
+    let next = machine.finishRound(deadFound: true, by: me, leftovers: &leftovers)
     #expect(next.isIdle)
     #expect(members[1].isRemoved)
     #expect(machine.memberCount == 2)
@@ -217,13 +219,13 @@ import Testing
   @Test func aDeadResponderFoundDuringItsReplayIsRemoved() {
     var (machine, _) = subscribed("a", replay: 1)
     var leftovers = Machine.Leftovers()
-    if case .deliver(_, let snapshot) = machine.send(1, from: me, leftovers: &leftovers) {
-      _ = machine.finishRound(deadFound: false, in: snapshot, leftovers: &leftovers)
+    if case .deliver = machine.send(1, from: me, leftovers: &leftovers) {
+      _ = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     }
     let late = Member("late")
     _ = machine.subscribe(late, at: CallSite(), from: me)
     late.isDead = true
-    _ = machine.finishReplay(to: late, deadFound: true, leftovers: &leftovers)
+    _ = machine.finishReplay(to: late, deadFound: true, by: me, leftovers: &leftovers)
     #expect(late.isRemoved)
     #expect(machine.memberCount == 1)
   }
@@ -251,6 +253,94 @@ import Testing
       }
     }
     #expect(prunes == [DeliveryRoster.minimumPruneThreshold, DeliveryRoster.minimumPruneThreshold * 2])
+  }
+
+  // MARK: The published list and the lock-free send
+
+  private func names(published machine: Machine) -> [String] {
+    names(machine.roster.published)
+  }
+
+  @Test func changesOnAnIdleMachineAreMadeInPlaceAndLeaveTheLatchFree() {
+    var (machine, members) = subscribed("a", "b", "c")
+    _ = machine.cancel(members[1], from: Self.otherThread)
+    #expect(names(published: machine) == ["a", "-", "c"])
+    #expect(names(machine.members) == ["a", "-", "c"])
+    #expect(machine.roster.latch.tryClaim(for: me), "nothing is left pending or blocking a claim")
+  }
+
+  @Test func aSubscriberAddedWhileALockFreeSendDeliversIsStagedUntilTheRoundEnds() {
+    var (machine, _) = subscribed("a")
+    let latch = machine.roster.latch
+    #expect(latch.tryClaim(for: me), "a send claims the delivery with no lock")
+    _ = machine.subscribe(Member("b"), at: CallSite(), from: Self.otherThread)
+    #expect(names(published: machine) == ["a"], "the round's list is frozen")
+    #expect(names(machine.members) == ["a", "b"], "counting sees the change at once")
+    #expect(!latch.tryRelease(by: me), "the holder must install the staged list")
+    var leftovers = Machine.Leftovers()
+    let next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
+    #expect(next.isIdle)
+    #expect(names(published: machine) == ["a", "b"])
+    #expect(leftovers.retiredMembers.map(names) == ["a"], "the old list is released with no lock held")
+    #expect(!machine.isDelivering)
+  }
+
+  @Test func aCancelFromAnotherThreadDuringALockFreeRoundReachesTheNextRoundOnly() {
+    var (machine, members) = subscribed("a", "b")
+    #expect(machine.roster.latch.tryClaim(for: me))
+    _ = machine.cancel(members[0], from: Self.otherThread)
+    var leftovers = Machine.Leftovers()
+    _ = machine.send(2, from: Self.otherThread, leftovers: &leftovers)
+    #expect(names(published: machine) == ["a", "b"])
+    #expect(!members[0].isSkipped)
+    guard case .deliver(let event, let list) = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
+    else {
+      Issue.record("expected .deliver")
+      return
+    }
+    #expect(event == 2)
+    #expect(names(list) == ["-", "b"])
+    #expect(machine.isDelivering, "the holder keeps the delivery for the queued event")
+    #expect(machine.finishRound(deadFound: false, by: me, leftovers: &leftovers).isIdle)
+    #expect(!machine.isDelivering)
+  }
+
+  @Test func aDeadMemberOfARoundWhoseListWasReplacedIsRemovedFromTheNewList() {
+    var (machine, members) = subscribed("a", "b")
+    #expect(machine.roster.latch.tryClaim(for: me))
+    _ = machine.subscribe(Member("c"), at: CallSite(), from: Self.otherThread)
+    members[0].isDead = true
+    var leftovers = Machine.Leftovers()
+    #expect(machine.finishRound(deadFound: true, by: me, leftovers: &leftovers).isIdle)
+    #expect(names(published: machine) == ["-", "b", "c"])
+    #expect(members[0].isRemoved)
+    #expect(machine.memberCount == 2)
+  }
+
+  @Test func changesStagedTwiceInOneRoundAreBothInstalled() {
+    var (machine, members) = subscribed("a", "b")
+    #expect(machine.roster.latch.tryClaim(for: me))
+    _ = machine.subscribe(Member("c"), at: CallSite(), from: Self.otherThread)
+    _ = machine.cancel(members[1], from: Self.otherThread)
+    _ = machine.subscribe(Member("d"), at: CallSite(), from: me)
+    #expect(names(published: machine) == ["a", "b"])
+    var leftovers = Machine.Leftovers()
+    _ = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
+    #expect(names(published: machine) == ["a", "-", "c", "d"])
+    #expect(machine.members.enumerated().allSatisfy { index, member in member.map { $0.slot == Int32(index) } ?? true })
+  }
+
+  @Test func aSendOnTheLockedPathWhileALockFreeSendDeliversIsQueuedForIt() {
+    var (machine, _) = subscribed("a")
+    #expect(machine.roster.latch.tryClaim(for: me))
+    var leftovers = Machine.Leftovers()
+    #expect(machine.send(2, from: Self.otherThread, leftovers: &leftovers).isIdle)
+    #expect(!machine.roster.latch.tryRelease(by: me), "the queued event keeps the holder from letting go")
+    guard case .deliver(let event, _) = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers) else {
+      Issue.record("expected .deliver")
+      return
+    }
+    #expect(event == 2)
   }
 
   @Test func removingDeadMembersReportsOnlyWhenOneWasStillThere() {

@@ -72,6 +72,11 @@ extension SubscriptionHandle: @unchecked Sendable {}
 /// Who is subscribed to an output, in order, and which thread holds its delivery: the part of
 /// ``DeliveryStateMachine`` that does not depend on the event type.
 ///
+/// The list a round delivers to, ``published``, is read by the thread that holds the delivery with no lock (see
+/// ``DeliveryLatch``). So it changes in place only while nobody holds the delivery; a change made during a round goes
+/// to a staged copy, which the holder installs, under the lock, when the round ends. That is also what G5 asks: a
+/// subscriber added during a round is not in it, one cancelled from another thread is removed from the next.
+///
 /// Not generic, so the subscribe and cancel paths, which run unspecialised, reach it with no generic metadata.
 @usableFromInline
 struct DeliveryRoster: Sendable {
@@ -84,12 +89,12 @@ struct DeliveryRoster: Sendable {
     var membershipObserver: (@Sendable () -> Void)?
   }
 
-  /// Subscribers in order. `nil` marks a removed one until compaction.
-  @usableFromInline private(set) var members: ContiguousArray<DeliveryMember?> = []
-  /// Members not removed: the non-`nil` slots of `members`.
+  /// The list as changed during a round, installed by the holder when the round ends; `nil` when none was.
+  private var staged: ContiguousArray<DeliveryMember?>?
+  /// Members not removed: the non-`nil` slots of ``members``.
   @usableFromInline private(set) var memberCount = 0
-  /// The thread that holds the delivery, if any.
-  @usableFromInline var deliveringThread: ThreadIdentity?
+  /// Which thread holds the delivery; shared with the output, which claims it with no lock.
+  @usableFromInline let latch = DeliveryLatch()
   /// Called, with no lock held, after members were added or removed.
   @usableFromInline var membershipObserver: (@Sendable () -> Void)?
   /// When `memberCount` reaches it, the next subscribe prunes dead responders.
@@ -100,11 +105,22 @@ struct DeliveryRoster: Sendable {
   @usableFromInline
   init() {}
 
+  /// The list rounds deliver to, subscribers in order. `nil` marks a removed one until compaction. Kept by the
+  /// latch, where the holder of the delivery reads it with no lock.
+  @inlinable
+  var published: ContiguousArray<DeliveryMember?> { latch.published.pointee }
+
+  /// The subscribers as of now, changes made during a running round included.
+  @usableFromInline
+  var members: ContiguousArray<DeliveryMember?> { staged ?? published }
+
   /// Appends `member`, which subscribed at `location`.
   mutating func add(_ member: DeliveryMember, at location: CallSite) -> Addition {
     member.callSite = callSites.id(for: location)
-    member.slot = Int32(truncatingIfNeeded: members.count)
-    members.append(member)
+    changeMembers { members in
+      member.slot = Int32(truncatingIfNeeded: members.count)
+      members.append(member)
+    }
     memberCount += 1
     var addition = Addition(shouldPrune: false, membershipObserver: membershipObserver)
     if memberCount >= pruneThreshold {
@@ -120,8 +136,10 @@ struct DeliveryRoster: Sendable {
   /// Cancelled on the delivering thread (from a handler, possibly several outputs deep), it is also skipped for the
   /// rest of the round (G4, G5).
   mutating func cancel(_ member: DeliveryMember, from thread: ThreadIdentity) -> MembershipChange {
-    guard remove(member) else { return .unchanged }
-    if deliveringThread == thread {
+    guard !member.isRemoved else { return .unchanged }
+    memberCount -= 1
+    changeMembers { [memberCount] members in Self.remove(member, from: &members, leaving: memberCount) }
+    if latch.isHeld(by: thread) {
       member.isSkipped = true
     }
     return .changed(membershipObserver)
@@ -129,43 +147,83 @@ struct DeliveryRoster: Sendable {
 
   /// Removes members whose responder was seen deinitialised, and sets the next prune for when the list has doubled.
   mutating func removeDead(_ dead: [DeliveryMember]) -> MembershipChange {
-    var removedAny = false
-    for member in dead where remove(member) {
-      removedAny = true
+    let removed = dead.filter { !$0.isRemoved }
+    if !removed.isEmpty {
+      memberCount -= removed.count
+      changeMembers { [memberCount] members in
+        for member in removed {
+          Self.remove(member, from: &members, leaving: memberCount)
+        }
+      }
     }
     pruneThreshold = Swift.max(Self.minimumPruneThreshold, memberCount * 2)
-    return removedAny ? .changed(membershipObserver) : .unchanged
+    return removed.isEmpty ? .unchanged : .changed(membershipObserver)
   }
 
-  /// Removes the members of `snapshot` that the round found dead. Returns whether any was still there.
+  /// The holder of the delivery, under the lock, at the end of a round: installs the list staged during the round and
+  /// removes the members of the round's list that it found dead. Returns the list the round used if it was replaced
+  /// (for the caller to release with no lock held) and whether any member was removed.
   @usableFromInline
-  mutating func removeMembersFoundDead(in snapshot: ContiguousArray<DeliveryMember?>) -> Bool {
+  mutating func finishRound(deadFound: Bool) -> (retired: ContiguousArray<DeliveryMember?>?, removedAny: Bool) {
+    var retired: ContiguousArray<DeliveryMember?>?
+    if let staged {
+      retired = published
+      latch.published.pointee = staged
+      self.staged = nil
+    }
     var removedAny = false
-    for case let member? in snapshot where member.wasFoundDead && remove(member) {
-      removedAny = true
+    if deadFound {
+      // The round's list still holds every member it delivered to.
+      for case let member? in retired ?? published where member.wasFoundDead && !member.isRemoved {
+        memberCount -= 1
+        Self.remove(member, from: &latch.published.pointee, leaving: memberCount)
+        removedAny = true
+      }
     }
-    return removedAny
+    return (retired, removedAny)
   }
 
-  /// Removes `member` unless it is already gone. The caller holds a reference to it, so it is not freed here.
-  ///
-  /// - Complexity: O(1) amortised: the slot becomes `nil`, and the list is compacted once removed slots outnumber
-  ///   live ones.
+  /// The holder of the delivery, under the lock: removes `member`, found dead while it received its replay window.
+  /// Returns whether it was still there.
   @usableFromInline
-  mutating func remove(_ member: DeliveryMember) -> Bool {
+  mutating func removeFoundDead(_ member: DeliveryMember) -> Bool {
     guard !member.isRemoved else { return false }
-    member.isRemoved = true
-    members[Int(member.slot)] = nil
     memberCount -= 1
-    if members.count >= 32, memberCount * 2 < members.count {
-      compact()
-    }
+    changeMembers { [memberCount] members in Self.remove(member, from: &members, leaving: memberCount) }
     return true
   }
 
-  private mutating func compact() {
+  /// Runs `change` on the current list: in place when nobody holds the delivery, else on the staged copy.
+  private mutating func changeMembers(_ change: (inout ContiguousArray<DeliveryMember?>) -> Void) {
+    if staged == nil, latch.beginChangingMembers() {
+      change(&latch.published.pointee)
+      latch.endChangingMembers()
+      return
+    }
+    var members = staged ?? published
+    staged = nil
+    change(&members)
+    staged = members
+  }
+
+  /// Removes `member`, which is in `members`, leaving `live` members. The caller holds a reference to it, so it is
+  /// not freed here.
+  ///
+  /// - Complexity: O(1) amortised: the slot becomes `nil`, and the list is compacted once removed slots outnumber
+  ///   live ones.
+  private static func remove(
+    _ member: DeliveryMember, from members: inout ContiguousArray<DeliveryMember?>, leaving live: Int
+  ) {
+    member.isRemoved = true
+    members[Int(member.slot)] = nil
+    if members.count >= 32, live * 2 < members.count {
+      compact(&members, live: live)
+    }
+  }
+
+  private static func compact(_ members: inout ContiguousArray<DeliveryMember?>, live: Int) {
     var compacted = ContiguousArray<DeliveryMember?>()
-    compacted.reserveCapacity(Swift.max(memberCount * 2, 16))
+    compacted.reserveCapacity(Swift.max(live * 2, 16))
     for case let member? in members {
       member.slot = Int32(truncatingIfNeeded: compacted.count)
       compacted.append(member)
@@ -175,5 +233,5 @@ struct DeliveryRoster: Sendable {
 }
 
 // `slot` and `isRemoved` are guarded by the owner's lock; `isSkipped` and `isDead` are confined to the thread that
-// holds the delivery, handed from one delivering thread to the next through that lock.
+// holds the delivery, handed from one delivering thread to the next through the latch.
 extension DeliveryMember: @unchecked Sendable {}

@@ -3,12 +3,14 @@
 ///
 /// One thread at a time *holds the delivery*: the first `send` (or the first `subscribe` with events to replay)
 /// that finds the machine idle. It delivers with no lock held, reports the end of the round
-/// (``finishRound(deadFound:in:leftovers:)``) and carries out what that returns, the next queued event or replay
+/// (``finishRound(deadFound:leftovers:)``) and carries out what that returns, the next queued event or replay
 /// window, until it is `.idle`. Every other `send` meanwhile only queues its event, so events reach subscribers one
 /// at a time, in order, with constant stack depth for sends from inside a handler (G2, G3). A subscriber added during
-/// a round is not in that round's snapshot (G5).
+/// a round is not in that round's list (G5).
 ///
-/// Values only: no lock, no user code, so every transition is unit-tested on its own.
+/// Who holds the delivery is the roster's ``DeliveryLatch``: an output's common `send` claims and releases it with
+/// no lock and never reaches the machine (`Output.send`). Everything else is here: no user code, so every transition
+/// is unit-tested on its own.
 @usableFromInline
 struct DeliveryStateMachine<Event> {
   /// The subscriber list as it was when a round started. `nil` marks a removed subscriber until compaction.
@@ -17,7 +19,8 @@ struct DeliveryStateMachine<Event> {
   /// What the thread that holds the delivery does next.
   @usableFromInline
   enum NextAction {
-    /// Deliver this event to this snapshot, then report ``finishRound(deadFound:in:leftovers:)``.
+    /// Deliver this event to this snapshot (the roster's published list), then report
+    /// ``finishRound(deadFound:leftovers:)``.
     case deliver(Event, Snapshot)
     /// Hand a replay window to a subscriber that joined during a round, then report
     /// ``finishReplay(to:deadFound:leftovers:)``.
@@ -37,6 +40,8 @@ struct DeliveryStateMachine<Event> {
     @usableFromInline var cancelledReplays: [Replay]?
     /// Set when the step removed subscribers: report the change of membership.
     @usableFromInline var membershipObserver: (@Sendable () -> Void)?
+    /// The list a round delivered to, replaced by the one staged during the round.
+    @usableFromInline var retiredMembers: Snapshot?
 
     @inlinable
     init() {}
@@ -77,9 +82,10 @@ struct DeliveryStateMachine<Event> {
     self.replayLimit = Swift.max(0, replayLimit)
   }
 
-  @inlinable
-  var isDelivering: Bool { roster.deliveringThread != nil }
+  /// Whether a thread holds the delivery.
+  var isDelivering: Bool { roster.latch.isHeld }
 
+  /// The subscribers as of now, changes made during a running round included.
   @inlinable
   var members: Snapshot { roster.members }
 
@@ -98,54 +104,63 @@ struct DeliveryStateMachine<Event> {
 
   // MARK: Sending
 
-  /// An event was sent from `thread`. `.deliver` makes the caller the holder of the delivery.
+  /// An event was sent from `thread`, on the path that takes the lock. `.deliver` makes the caller the holder of the
+  /// delivery.
   @inlinable
   mutating func send(_ event: Event, from thread: ThreadIdentity, leftovers: inout Leftovers) -> NextAction {
-    guard roster.deliveringThread == nil else {
+    guard roster.latch.claimOrMarkPending(for: thread) else {
       pending.append(event)
       return .idle
     }
-    roster.deliveringThread = thread
     if replayLimit > 0 {
       leftovers.droppedFromReplay = replay.append(event, keepingAtMost: replayLimit)
     }
-    return .deliver(event, roster.members)
+    return .deliver(event, roster.published)
   }
 
-  /// The holder of the delivery finished a round over `snapshot`; `deadFound` says whether a responder was found
-  /// deinitialised.
+  /// The holder of the delivery, `thread`, finished a round over the published list; `deadFound` says whether a
+  /// responder was found deinitialised.
   @inlinable
-  mutating func finishRound(deadFound: Bool, in snapshot: Snapshot, leftovers: inout Leftovers) -> NextAction {
-    if deadFound, roster.removeMembersFoundDead(in: snapshot) {
+  mutating func finishRound(deadFound: Bool, by thread: ThreadIdentity, leftovers: inout Leftovers) -> NextAction {
+    let (retired, removedAny) = roster.finishRound(deadFound: deadFound)
+    leftovers.retiredMembers = retired
+    if removedAny {
       leftovers.membershipObserver = roster.membershipObserver
     }
-    return next(leftovers: &leftovers)
+    return next(for: thread, leftovers: &leftovers)
   }
 
   /// The holder of the delivery handed a replay window to `member`; `deadFound` says whether its responder was
   /// found deinitialised.
   @usableFromInline
-  mutating func finishReplay(to member: DeliveryMember, deadFound: Bool, leftovers: inout Leftovers) -> NextAction {
-    if deadFound, roster.remove(member) {
+  mutating func finishReplay(
+    to member: DeliveryMember, deadFound: Bool, by thread: ThreadIdentity, leftovers: inout Leftovers
+  ) -> NextAction {
+    // Replays run while the holder keeps the delivery, so the list may have been staged meanwhile.
+    let (retired, _) = roster.finishRound(deadFound: false)
+    leftovers.retiredMembers = retired
+    if deadFound, roster.removeFoundDead(member) {
       leftovers.membershipObserver = roster.membershipObserver
     }
-    return next(leftovers: &leftovers)
+    return next(for: thread, leftovers: &leftovers)
   }
 
-  /// The next replay window or queued event for the holder of the delivery; `.idle` frees the delivery.
+  /// The next replay window or queued event for the holder of the delivery, `thread`; `.idle` frees the delivery.
   @inlinable
-  mutating func next(leftovers: inout Leftovers) -> NextAction {
+  mutating func next(for thread: ThreadIdentity, leftovers: inout Leftovers) -> NextAction {
     if !pendingReplays.isEmpty, let replay = nextReplay(releasing: &leftovers.cancelledReplays) {
+      roster.latch.settle(holder: thread, keeping: true)
       return .replay(replay.events, replay.member)
     }
     guard let event = pending.popFirst() else {
-      roster.deliveringThread = nil
+      roster.latch.settle(holder: thread, keeping: false)
       return .idle
     }
     if replayLimit > 0 {
       leftovers.droppedFromReplay = replay.append(event, keepingAtMost: replayLimit)
     }
-    return .deliver(event, roster.members)
+    roster.latch.settle(holder: thread, keeping: true)
+    return .deliver(event, roster.published)
   }
 
   /// The next replay window whose subscriber is still there; cancelled ones go to `released`.
@@ -171,8 +186,7 @@ struct DeliveryStateMachine<Event> {
     var action = SubscribeAction(
       replay: nil, shouldPrune: addition.shouldPrune, membershipObserver: addition.membershipObserver)
     if !replay.isEmpty {
-      if roster.deliveringThread == nil {
-        roster.deliveringThread = thread
+      if roster.latch.claimOrMarkPending(for: thread) {
         action.replay = replay.elements
       } else {
         pendingReplays.append(Replay(events: replay.elements, member: member))

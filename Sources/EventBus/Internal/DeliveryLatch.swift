@@ -1,0 +1,156 @@
+import CEventBusAtomics
+
+/// Which thread holds an output's delivery, in one word that a `send` claims and lets go with one compare-and-swap
+/// each and no lock; and the member list that the holder reads with no lock.
+///
+/// A `send` that finds the output idle and nothing to record (no replay window, no trace) claims the word, delivers
+/// to the published member list, and lets the word go, all with no lock: two atomic operations in all, where the
+/// output's lock costs two for each of the two times a send would take it. Everything else goes through the lock,
+/// and the word tells the lock holders what they may do:
+///
+/// - `0`: idle. A lock holder that changes the member list marks the word ``changingMembers`` first, so that no
+///   `send` claims it meanwhile, and changes the list in place.
+/// - a thread's bits: that thread holds the delivery and reads the published list with no lock. The list is frozen:
+///   a lock holder that changes membership stages its change on a copy (``DeliveryRoster``).
+/// - a thread's bits with ``pending`` set: as above, and a lock holder queued an event, a replay or a staged list.
+///   The holder's lock-free release then fails, so it takes the lock and picks the work up.
+///
+/// The published list lives here, in memory of its own, not in the state behind the output's lock: a lock holder's
+/// access to that state covers all of it, and the holder's read of the list must not overlap one.
+///
+/// A thread's bits are its `pthread_t`: on glibc, musl and Darwin the address of the thread's descriptor, aligned,
+/// so its two low bits are free for the flags.
+@usableFromInline
+final class DeliveryLatch {
+  /// The holder must take the lock before letting go: something was queued or staged for it.
+  @usableFromInline static let pending: UInt = 1
+  /// A lock holder is changing the member list in place; nobody may claim the delivery.
+  @usableFromInline static let changingMembers: UInt = 2
+  @usableFromInline static let flags: UInt = pending | changingMembers
+
+  /// The latch word, then a word of reasons a `send` must take the lock (``sendNeedsLock``).
+  @usableFromInline let words: UnsafeMutablePointer<UInt>
+  /// The list rounds deliver to (`DeliveryRoster.published`). Written only under the output's lock, by a caller that
+  /// marked the word ``changingMembers`` or that holds the delivery; read with no lock only by the holder.
+  @usableFromInline let published: UnsafeMutablePointer<ContiguousArray<DeliveryMember?>>
+
+  @usableFromInline
+  init() {
+    words = .allocate(capacity: 2)
+    words.initialize(repeating: 0, count: 2)
+    published = .allocate(capacity: 1)
+    published.initialize(to: [])
+  }
+
+  deinit {
+    words.deinitialize(count: 2)
+    words.deallocate()
+    published.deinitialize(count: 1)
+    published.deallocate()
+  }
+
+  @inlinable @inline(__always)
+  static func bits(of thread: ThreadIdentity) -> UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: thread.thread)
+    #else
+      UInt(thread.thread)
+    #endif
+  }
+
+  @inlinable @inline(__always)
+  var word: UnsafeMutablePointer<UInt> { words }
+
+  // MARK: With no lock
+
+  /// Whether a `send` must take the lock: a trace hook is set. Set and cleared under the output's lock.
+  @inlinable @inline(__always)
+  var sendNeedsLock: Bool {
+    eventbus_atomic_load_acquire(words + 1) != 0
+  }
+
+  /// Claims the delivery for `thread` if the output is idle. With no lock.
+  @inlinable @inline(__always)
+  func tryClaim(for thread: ThreadIdentity) -> Bool {
+    var expected: UInt = 0
+    return eventbus_atomic_compare_exchange(word, &expected, Self.bits(of: thread))
+  }
+
+  /// Lets go of the delivery `thread` holds, unless work is pending: then returns `false` and the holder takes the
+  /// lock. With no lock.
+  @inlinable @inline(__always)
+  func tryRelease(by thread: ThreadIdentity) -> Bool {
+    var expected = Self.bits(of: thread)
+    return eventbus_atomic_compare_exchange(word, &expected, 0)
+  }
+
+  // MARK: Under the output's lock
+
+  /// Whether a thread holds the delivery.
+  var isHeld: Bool {
+    eventbus_atomic_load_acquire(word) & ~Self.flags != 0
+  }
+
+  /// Whether `thread` holds the delivery. Exact for the calling thread: only it can make itself the holder or stop
+  /// being one.
+  func isHeld(by thread: ThreadIdentity) -> Bool {
+    eventbus_atomic_load_acquire(word) & ~Self.flags == Self.bits(of: thread)
+  }
+
+  /// Claims the delivery for `thread` if nobody holds it and returns `true`; otherwise marks work pending for the
+  /// holder, which then cannot let go before it takes the lock, and returns `false`. Under the lock, with the work
+  /// queued before the lock is released.
+  @usableFromInline
+  func claimOrMarkPending(for thread: ThreadIdentity) -> Bool {
+    var current = eventbus_atomic_load_acquire(word)
+    while true {
+      // Under the lock the word is never `changingMembers`: only a lock holder sets it, and clears it before unlocking.
+      if current == 0 {
+        if eventbus_atomic_compare_exchange(word, &current, Self.bits(of: thread)) { return true }
+      } else if current & Self.pending != 0
+        || eventbus_atomic_compare_exchange(word, &current, current | Self.pending)
+      {
+        return false
+      }
+      // The holder let go, or another thread claimed, in between: look again.
+    }
+  }
+
+  /// Starts a change of the member list. Returns `true` when nobody holds the delivery: the word is now
+  /// ``changingMembers``, the caller changes the list in place and calls ``endChangingMembers()``. Returns `false`
+  /// when a thread holds it: the caller stages its change, and the holder, marked pending, installs it.
+  func beginChangingMembers() -> Bool {
+    var current = eventbus_atomic_load_acquire(word)
+    while true {
+      if current == 0 {
+        if eventbus_atomic_compare_exchange(word, &current, Self.changingMembers) { return true }
+      } else if current & Self.pending != 0
+        || eventbus_atomic_compare_exchange(word, &current, current | Self.pending)
+      {
+        return false
+      }
+    }
+  }
+
+  /// Ends an in-place change started by ``beginChangingMembers()``.
+  func endChangingMembers() {
+    eventbus_atomic_store_release(word, 0)
+  }
+
+  /// The holder, under the lock, after it picked up the pending work: keeps the delivery for one more round, which
+  /// it also ends under the lock, or lets go. Nobody else changes the word while the holder has the lock: a claim
+  /// fails on a held word, and every other change is made under the lock.
+  @usableFromInline
+  func settle(holder thread: ThreadIdentity, keeping: Bool) {
+    eventbus_atomic_store_release(word, keeping ? Self.bits(of: thread) : 0)
+  }
+
+  /// Records whether a `send` must take the lock. Under the lock.
+  func setSendNeedsLock(_ needsLock: Bool) {
+    eventbus_atomic_store_release(words + 1, needsLock ? 1 : 0)
+  }
+}
+
+// The words are changed only by the atomic operations above, each documented with who may call it; the published
+// list only as its comment says, ordered by those operations and the output's lock.
+extension DeliveryLatch: @unchecked Sendable {}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import EventBus
+
+/// The word a lock-free `send` claims and lets go, and what the lock holders do to it: every transition, one at a
+/// time.
+@Suite struct DeliveryLatchTests {
+  private let me = ThreadIdentity.current
+  private let other = otherThreadIdentity()
+
+  @Test func anIdleLatchIsClaimedOnceAndLetGoByItsHolder() {
+    let latch = DeliveryLatch()
+    #expect(!latch.isHeld)
+    #expect(latch.tryClaim(for: me))
+    #expect(latch.isHeld && latch.isHeld(by: me) && !latch.isHeld(by: other))
+    #expect(!latch.tryClaim(for: other), "a held latch cannot be claimed")
+    #expect(!latch.tryRelease(by: other), "only the holder lets go")
+    #expect(latch.tryRelease(by: me))
+    #expect(!latch.isHeld)
+    #expect(latch.tryClaim(for: other))
+  }
+
+  @Test func workMarkedPendingMakesTheHoldersLockFreeReleaseFail() {
+    let latch = DeliveryLatch()
+    #expect(latch.tryClaim(for: me))
+    #expect(!latch.claimOrMarkPending(for: other), "held: the caller queues its work instead")
+    #expect(!latch.claimOrMarkPending(for: other), "marking twice changes nothing")
+    #expect(latch.isHeld(by: me), "the flag does not hide the holder")
+    #expect(!latch.tryRelease(by: me), "the holder must take the lock and pick the work up")
+    latch.settle(holder: me, keeping: true)
+    #expect(latch.isHeld(by: me))
+    #expect(latch.tryRelease(by: me), "settled with nothing pending, it lets go with no lock again")
+  }
+
+  @Test func settlingWithoutKeepingFreesTheLatch() {
+    let latch = DeliveryLatch()
+    #expect(latch.claimOrMarkPending(for: me), "idle: the caller claims")
+    _ = latch.claimOrMarkPending(for: other)
+    latch.settle(holder: me, keeping: false)
+    #expect(!latch.isHeld)
+    #expect(latch.tryClaim(for: other))
+  }
+
+  @Test func anInPlaceMemberChangeBlocksClaimsUntilItEnds() {
+    let latch = DeliveryLatch()
+    #expect(latch.beginChangingMembers(), "idle: the change is made in place")
+    #expect(!latch.isHeld, "a member change is not a holder")
+    #expect(!latch.tryClaim(for: me), "no send claims a list being changed in place")
+    latch.endChangingMembers()
+    #expect(latch.tryClaim(for: me))
+  }
+
+  @Test func aMemberChangeDuringARoundIsStagedAndMarkedPending() {
+    let latch = DeliveryLatch()
+    #expect(latch.tryClaim(for: other))
+    #expect(!latch.beginChangingMembers(), "held: the change goes to a staged copy")
+    #expect(!latch.tryRelease(by: other), "the holder installs the staged list under the lock")
+  }
+
+  @Test func aSendNeedsTheLockWhileATraceIsSet() {
+    let latch = DeliveryLatch()
+    #expect(!latch.sendNeedsLock)
+    latch.setSendNeedsLock(true)
+    #expect(latch.sendNeedsLock)
+    latch.setSendNeedsLock(false)
+    #expect(!latch.sendNeedsLock)
+  }
+
+  @Test func aThreadsBitsLeaveTheFlagBitsFree() {
+    #expect(DeliveryLatch.bits(of: me) & DeliveryLatch.flags == 0)
+    #expect(DeliveryLatch.bits(of: other) & DeliveryLatch.flags == 0)
+    #expect(DeliveryLatch.bits(of: me) != DeliveryLatch.bits(of: other))
+  }
+}
+
+/// The identity of a thread that has finished, for calls that only compare it with the caller's. Made while the
+/// thread runs, so it is not the identity of the calling thread.
+func otherThreadIdentity() -> ThreadIdentity {
+  let identity = LockedState<ThreadIdentity?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  let keepAlive = DispatchSemaphore(value: 0)
+  Thread {
+    identity.withLock { $0 = .current }
+    done.signal()
+    // Alive until read, so that no later thread reuses its identity meanwhile.
+    keepAlive.wait()
+  }.start()
+  done.wait()
+  let result = identity.withLock { $0 } ?? .current
+  keepAlive.signal()
+  return result
+}
