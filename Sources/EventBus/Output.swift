@@ -209,7 +209,7 @@ extension Output {
   /// cannot change until it lets go (`DeliveryRoster`).
   @inlinable @inline(__always)
   func deliverToPublished(_ event: Event) -> Bool {
-    latch.published.pointee.withUnsafeBufferPointer { Self.deliver(event, to: $0) }
+    Self.deliver(event, to: latch.publishedElements.pointee)
   }
 
   /// Delivers rounds until the machine has nothing left for this thread. Called by the one thread that holds the

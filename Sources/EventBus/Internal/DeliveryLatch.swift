@@ -31,8 +31,15 @@ final class DeliveryLatch {
   /// The latch word, then a word of reasons a `send` must take the lock (``sendNeedsLock``).
   @usableFromInline let words: UnsafeMutablePointer<UInt>
   /// The list rounds deliver to (`DeliveryRoster.published`). Written only under the output's lock, by a caller that
-  /// marked the word ``changingMembers`` or that holds the delivery; read with no lock only by the holder.
-  @usableFromInline let published: UnsafeMutablePointer<ContiguousArray<DeliveryMember?>>
+  /// marked the word ``changingMembers`` or that holds the delivery, and only through ``changePublished(_:)``.
+  let published: UnsafeMutablePointer<ContiguousArray<DeliveryMember?>>
+  /// The elements of ``published``, which the holder of the delivery reads with no lock.
+  ///
+  /// Reading the array itself would copy it, a retain and a release of its buffer: two atomic operations a send, as
+  /// many as the claim and the release together. A `ContiguousArray` keeps its elements at one address for the life of
+  /// its buffer, and ``published`` keeps that buffer alive and unchanged until the next ``changePublished(_:)``,
+  /// which cannot run while a thread holds the delivery and reads this view.
+  @usableFromInline let publishedElements: UnsafeMutablePointer<UnsafeBufferPointer<DeliveryMember?>>
 
   @usableFromInline
   init() {
@@ -40,6 +47,8 @@ final class DeliveryLatch {
     words.initialize(repeating: 0, count: 2)
     published = .allocate(capacity: 1)
     published.initialize(to: [])
+    publishedElements = .allocate(capacity: 1)
+    publishedElements.initialize(to: UnsafeBufferPointer(start: nil, count: 0))
   }
 
   deinit {
@@ -47,6 +56,15 @@ final class DeliveryLatch {
     words.deallocate()
     published.deinitialize(count: 1)
     published.deallocate()
+    publishedElements.deinitialize(count: 1)
+    publishedElements.deallocate()
+  }
+
+  /// Changes the published list and its view. Under the output's lock, by a caller that marked the word
+  /// ``changingMembers`` or that holds the delivery.
+  func changePublished(_ change: (inout ContiguousArray<DeliveryMember?>) -> Void) {
+    change(&published.pointee)
+    publishedElements.pointee = published.pointee.withUnsafeBufferPointer { $0 }
   }
 
   @inlinable @inline(__always)

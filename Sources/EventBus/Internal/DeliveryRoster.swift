@@ -107,8 +107,7 @@ struct DeliveryRoster: Sendable {
 
   /// The list rounds deliver to, subscribers in order. `nil` marks a removed one until compaction. Kept by the
   /// latch, where the holder of the delivery reads it with no lock.
-  @inlinable
-  var published: ContiguousArray<DeliveryMember?> { latch.published.pointee }
+  @usableFromInline var published: ContiguousArray<DeliveryMember?> { latch.published.pointee }
 
   /// The subscribers as of now, changes made during a running round included.
   @usableFromInline
@@ -168,7 +167,7 @@ struct DeliveryRoster: Sendable {
     var retired: ContiguousArray<DeliveryMember?>?
     if let staged {
       retired = published
-      latch.published.pointee = staged
+      latch.changePublished { $0 = staged }
       self.staged = nil
     }
     var removedAny = false
@@ -176,7 +175,7 @@ struct DeliveryRoster: Sendable {
       // The round's list still holds every member it delivered to.
       for case let member? in retired ?? published where member.wasFoundDead && !member.isRemoved {
         memberCount -= 1
-        Self.remove(member, from: &latch.published.pointee, leaving: memberCount)
+        latch.changePublished { [memberCount] in Self.remove(member, from: &$0, leaving: memberCount) }
         removedAny = true
       }
     }
@@ -196,7 +195,7 @@ struct DeliveryRoster: Sendable {
   /// Runs `change` on the current list: in place when nobody holds the delivery, else on the staged copy.
   private mutating func changeMembers(_ change: (inout ContiguousArray<DeliveryMember?>) -> Void) {
     if staged == nil, latch.beginChangingMembers() {
-      change(&latch.published.pointee)
+      latch.changePublished(change)
       latch.endChangingMembers()
       return
     }
