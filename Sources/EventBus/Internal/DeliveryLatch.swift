@@ -69,10 +69,10 @@ final class DeliveryLatch {
 
   @inlinable @inline(__always)
   static func bits(of thread: ThreadIdentity) -> UInt {
-    #if canImport(Darwin)
-      UInt(bitPattern: thread.thread)
+    #if canImport(Glibc)
+      UInt(thread.thread)  // an unsigned long
     #else
-      UInt(thread.thread)
+      UInt(bitPattern: thread.thread)  // a pointer (Darwin, musl)
     #endif
   }
 
