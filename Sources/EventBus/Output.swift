@@ -59,7 +59,8 @@ public final class Output<Event: Sendable>: Sendable {
   ///
   /// - Parameter event: The event.
   /// - Complexity: O(*n*) for *n* subscribers when this thread delivers, O(1) when the event is queued. Allocates
-  ///   nothing in steady state.
+  ///   nothing in steady state. Takes no lock when the output is idle and has no replay window and no ``trace``: two
+  ///   atomic compare-and-swaps claim and release the delivery.
   @inlinable
   public func send(_ event: Event) {
     let thread = ThreadIdentity.current
