@@ -1,0 +1,73 @@
+// MARK: - Delivery
+
+extension Output {
+  /// Hands `event` to every entry of `slots` not skipped. Returns whether a responder was found deinitialised.
+  ///
+  /// The hot loop of the library. `slots` holds every entry for the whole loop, so each entry is borrowed rather
+  /// than retained and released: that saves two atomic operations per subscriber, and callgrind counts 215 instead of
+  /// 267 instructions per delivery for Bench's `output` at N = 100 (44 instead of 96 for `output-token`).
+  @inlinable @inline(__always)
+  static func deliver(_ event: Event, to slots: UnsafeBufferPointer<DeliveryMember?>) -> Bool {
+    assert(MemoryLayout<Entry?>.stride == MemoryLayout<UnsafeRawPointer?>.stride)
+    guard let base = UnsafeRawPointer(slots.baseAddress) else { return false }
+    var deadFound = false
+    // Each slot is an `Entry?`: one nullable object pointer, read as a raw pointer and borrowed.
+    for offset in 0..<slots.count {
+      guard
+        let object = base.load(
+          fromByteOffset: offset &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
+      else { continue }
+      Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
+        if !entry.deliverInRound(event) {
+          deadFound = true
+        }
+      }
+    }
+    return deadFound
+  }
+
+  /// Delivers `event` to the published list, borrowed with no lock: the caller holds the delivery, so the list
+  /// cannot change until it lets go (`DeliveryRoster`).
+  @inlinable @inline(__always)
+  func deliverToPublished(_ event: Event) -> Bool {
+    Self.deliver(event, to: latch.publishedElements.pointee)
+  }
+
+  /// Delivers rounds until the machine has nothing left for this thread. Called by the one thread that holds the
+  /// delivery (or by a `send` that found another thread holding it, with `.idle`), with no lock held.
+  @inlinable
+  func deliverRounds(_ first: consuming Machine.NextAction, by thread: ThreadIdentity) {
+    var next = first
+    while true {
+      var leftovers = Machine.Leftovers()
+      switch consume next {
+      case .idle:
+        return
+      case .deliver(let event, let snapshot):
+        let deadFound = snapshot.withUnsafeBufferPointer { Self.deliver(event, to: $0) }
+        next = state.withLock { $0.finishRound(deadFound: deadFound, by: thread, leftovers: &leftovers) }
+      case .replay(let events, let member):
+        // Every member of an output's list is one of its entries.
+        let deadFound = Self.deliver(events, to: unsafeDowncast(member, to: Entry.self))
+        next = state.withLock {
+          $0.finishReplay(to: member, deadFound: deadFound, by: thread, leftovers: &leftovers)
+        }
+      }
+      leftovers.membershipObserver?()
+      // `leftovers` and the round's snapshot go here, with no lock held: they may hold the last reference to an
+      // event or to a removed entry (and so to its handler's captures), whose deinit is user code.
+    }
+  }
+
+  /// Hands a replay window to one entry that just subscribed. Returns whether its responder was found deinitialised.
+  @usableFromInline
+  static func deliver(_ events: ContiguousArray<Event>, to entry: Entry) -> Bool {
+    for event in events where !entry.isSkipped && !entry.isDead {
+      if !entry.receive(event) {
+        entry.isDead = true
+        return true
+      }
+    }
+    return false
+  }
+}
