@@ -7,7 +7,7 @@ import Testing
 /// time.
 @Suite struct DeliveryLatchTests {
   private let me = ThreadIdentity.current
-  private let other = otherThreadIdentity()
+  private let other = parkedThreadIdentity
 
   @Test func anIdleLatchIsClaimedOnceAndLetGoByItsHolder() {
     let latch = DeliveryLatch()
@@ -72,22 +72,4 @@ import Testing
     #expect(DeliveryLatch.bits(of: other) & DeliveryLatch.flags == 0)
     #expect(DeliveryLatch.bits(of: me) != DeliveryLatch.bits(of: other))
   }
-}
-
-/// The identity of a thread that has finished, for calls that only compare it with the caller's. Made while the
-/// thread runs, so it is not the identity of the calling thread.
-func otherThreadIdentity() -> ThreadIdentity {
-  let identity = LockedState<ThreadIdentity?>(nil)
-  let done = DispatchSemaphore(value: 0)
-  let keepAlive = DispatchSemaphore(value: 0)
-  Thread {
-    identity.withLock { $0 = .current }
-    done.signal()
-    // Alive until read, so that no later thread reuses its identity meanwhile.
-    keepAlive.wait()
-  }.start()
-  done.wait()
-  let result = identity.withLock { $0 } ?? .current
-  keepAlive.signal()
-  return result
 }

@@ -18,18 +18,6 @@ import Testing
 
   private let me = ThreadIdentity.current
 
-  /// Another thread's identity, for the calls a machine only compares with the delivering thread's.
-  private static let otherThread: ThreadIdentity = {
-    let identity = LockedState<ThreadIdentity?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-      identity.withLock { $0 = .current }
-      done.signal()
-    }.start()
-    done.wait()
-    return identity.withLock { $0 } ?? .current
-  }()
-
   private func subscribed(_ names: String..., replay: Int = 0) -> (Machine, [Member]) {
     var machine = Machine(replayLimit: replay)
     let members = names.map(Member.init)
@@ -61,7 +49,7 @@ import Testing
     var (machine, _) = subscribed("a")
     var leftovers = Machine.Leftovers()
     _ = machine.send(1, from: me, leftovers: &leftovers)
-    let second = machine.send(2, from: Self.otherThread, leftovers: &leftovers)
+    let second = machine.send(2, from: parkedThreadIdentity, leftovers: &leftovers)
     let third = machine.send(3, from: me, leftovers: &leftovers)
     #expect(second.isIdle && third.isIdle)
     #expect(machine.pendingCount == 2)
@@ -74,8 +62,8 @@ import Testing
       Issue.record("expected .deliver")
       return
     }
-    _ = machine.send(2, from: Self.otherThread, leftovers: &leftovers)
-    _ = machine.send(3, from: Self.otherThread, leftovers: &leftovers)
+    _ = machine.send(2, from: parkedThreadIdentity, leftovers: &leftovers)
+    _ = machine.send(3, from: parkedThreadIdentity, leftovers: &leftovers)
     var delivered: [Int] = []
     var next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     while case .deliver(let event, _) = next {
@@ -134,9 +122,9 @@ import Testing
       Issue.record("expected .deliver")
       return
     }
-    _ = machine.send(2, from: Self.otherThread, leftovers: &leftovers)
+    _ = machine.send(2, from: parkedThreadIdentity, leftovers: &leftovers)
     let late = Member("late")
-    let action = machine.subscribe(late, at: CallSite(), from: Self.otherThread)
+    let action = machine.subscribe(late, at: CallSite(), from: parkedThreadIdentity)
     #expect(action.replay == nil, "another thread holds the delivery")
     let next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     guard case .replay(let events, let member) = next else {
@@ -164,8 +152,8 @@ import Testing
       return
     }
     let late = Member("late")
-    _ = machine.subscribe(late, at: CallSite(), from: Self.otherThread)
-    _ = machine.cancel(late, from: Self.otherThread)
+    _ = machine.subscribe(late, at: CallSite(), from: parkedThreadIdentity)
+    _ = machine.cancel(late, from: parkedThreadIdentity)
     let next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     #expect(next.isIdle)
     #expect(leftovers.cancelledReplays?.map { $0.member === late } == [true])
@@ -186,7 +174,7 @@ import Testing
     var (machine, members) = subscribed("a", "b")
     var leftovers = Machine.Leftovers()
     _ = machine.send(1, from: me, leftovers: &leftovers)
-    let change = machine.cancel(members[0], from: Self.otherThread)
+    let change = machine.cancel(members[0], from: parkedThreadIdentity)
     #expect(change.isChanged)
     #expect(!members[0].isSkipped, "only the delivering thread reads and writes the round flags")
     #expect(members[0].isRemoved)
@@ -263,7 +251,7 @@ import Testing
 
   @Test func changesOnAnIdleMachineAreMadeInPlaceAndLeaveTheLatchFree() {
     var (machine, members) = subscribed("a", "b", "c")
-    _ = machine.cancel(members[1], from: Self.otherThread)
+    _ = machine.cancel(members[1], from: parkedThreadIdentity)
     #expect(names(published: machine) == ["a", "-", "c"])
     #expect(names(machine.members) == ["a", "-", "c"])
     #expect(machine.roster.latch.tryClaim(for: me), "nothing is left pending or blocking a claim")
@@ -273,7 +261,7 @@ import Testing
     var (machine, _) = subscribed("a")
     let latch = machine.roster.latch
     #expect(latch.tryClaim(for: me), "a send claims the delivery with no lock")
-    _ = machine.subscribe(Member("b"), at: CallSite(), from: Self.otherThread)
+    _ = machine.subscribe(Member("b"), at: CallSite(), from: parkedThreadIdentity)
     #expect(names(published: machine) == ["a"], "the round's list is frozen")
     #expect(names(machine.members) == ["a", "b"], "counting sees the change at once")
     #expect(!latch.tryRelease(by: me), "the holder must install the staged list")
@@ -288,9 +276,9 @@ import Testing
   @Test func aCancelFromAnotherThreadDuringALockFreeRoundReachesTheNextRoundOnly() {
     var (machine, members) = subscribed("a", "b")
     #expect(machine.roster.latch.tryClaim(for: me))
-    _ = machine.cancel(members[0], from: Self.otherThread)
+    _ = machine.cancel(members[0], from: parkedThreadIdentity)
     var leftovers = Machine.Leftovers()
-    _ = machine.send(2, from: Self.otherThread, leftovers: &leftovers)
+    _ = machine.send(2, from: parkedThreadIdentity, leftovers: &leftovers)
     #expect(names(published: machine) == ["a", "b"])
     #expect(!members[0].isSkipped)
     guard case .deliver(let event, let list) = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
@@ -308,7 +296,7 @@ import Testing
   @Test func aDeadMemberOfARoundWhoseListWasReplacedIsRemovedFromTheNewList() {
     var (machine, members) = subscribed("a", "b")
     #expect(machine.roster.latch.tryClaim(for: me))
-    _ = machine.subscribe(Member("c"), at: CallSite(), from: Self.otherThread)
+    _ = machine.subscribe(Member("c"), at: CallSite(), from: parkedThreadIdentity)
     members[0].isDead = true
     var leftovers = Machine.Leftovers()
     #expect(machine.finishRound(deadFound: true, by: me, leftovers: &leftovers).isIdle)
@@ -320,8 +308,8 @@ import Testing
   @Test func changesStagedTwiceInOneRoundAreBothInstalled() {
     var (machine, members) = subscribed("a", "b")
     #expect(machine.roster.latch.tryClaim(for: me))
-    _ = machine.subscribe(Member("c"), at: CallSite(), from: Self.otherThread)
-    _ = machine.cancel(members[1], from: Self.otherThread)
+    _ = machine.subscribe(Member("c"), at: CallSite(), from: parkedThreadIdentity)
+    _ = machine.cancel(members[1], from: parkedThreadIdentity)
     _ = machine.subscribe(Member("d"), at: CallSite(), from: me)
     #expect(names(published: machine) == ["a", "b"])
     var leftovers = Machine.Leftovers()
@@ -334,7 +322,7 @@ import Testing
     var (machine, _) = subscribed("a")
     #expect(machine.roster.latch.tryClaim(for: me))
     var leftovers = Machine.Leftovers()
-    #expect(machine.send(2, from: Self.otherThread, leftovers: &leftovers).isIdle)
+    #expect(machine.send(2, from: parkedThreadIdentity, leftovers: &leftovers).isIdle)
     #expect(!machine.roster.latch.tryRelease(by: me), "the queued event keeps the holder from letting go")
     guard case .deliver(let event, _) = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers) else {
       Issue.record("expected .deliver")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import EventBus
+
 /// How long a concurrency test may run before its watchdog declares a deadlock. Generous: the machine is shared and
 /// the sanitizers slow everything down; a correct run finishes far sooner.
 let watchdogTimeout: TimeInterval = 180
@@ -112,3 +114,22 @@ final class CyclicBarrier: @unchecked Sendable {
 func currentStackDepth() -> Int {
   Thread.callStackReturnAddresses.count
 }
+
+/// The identity of a thread that is not the caller's, for the calls that only compare a thread with the one that
+/// holds an output's delivery.
+///
+/// The thread stays parked for the rest of the process: a thread that had exited could hand its identity (glibc reuses
+/// the descriptor's address) to a thread started later, such as the one running the test that compares with it.
+let parkedThreadIdentity: ThreadIdentity = {
+  let identity = LockedState<ThreadIdentity?>(nil)
+  let started = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    identity.withLock { $0 = .current }
+    started.signal()
+    DispatchSemaphore(value: 0).wait()  // never signalled
+  }
+  thread.stackSize = 64 << 10
+  thread.start()
+  started.wait()
+  return identity.withLock { $0 } ?? .current
+}()
