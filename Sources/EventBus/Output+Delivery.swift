@@ -39,24 +39,36 @@ extension Output {
   func deliverRounds(_ first: consuming Machine.NextAction, by thread: ThreadIdentity) {
     var next = first
     while true {
-      var leftovers = Machine.Leftovers()
       switch consume next {
       case .idle:
         return
       case .deliver(let event, let snapshot):
+        // The snapshot is released at the end of this case, with no lock held: it may hold the last reference to a
+        // removed entry (and so to its handler's captures), whose deinit is user code.
         let deadFound = snapshot.withUnsafeBufferPointer { Self.deliver(event, to: $0) }
-        next = state.withLock { $0.finishRound(deadFound: deadFound, by: thread, leftovers: &leftovers) }
+        next = finishRound(deadFound: deadFound, by: thread)
       case .replay(let events, let member):
-        // Every member of an output's list is one of its entries.
+        // Every member of an output's list is one of its entries. `leftovers` is released at the end of this case,
+        // with no lock held, for the same reason.
         let deadFound = Self.deliver(events, to: unsafeDowncast(member, to: Entry.self))
+        var leftovers = Machine.Leftovers()
         next = state.withLock {
           $0.finishReplay(to: member, deadFound: deadFound, by: thread, leftovers: &leftovers)
         }
+        leftovers.membershipObserver?()
       }
-      leftovers.membershipObserver?()
-      // `leftovers` and the round's snapshot go here, with no lock held: they may hold the last reference to an
-      // event or to a removed entry (and so to its handler's captures), whose deinit is user code.
     }
+  }
+
+  /// Reports, as the holder of the delivery, `thread`, the end of a round over the published list, and returns what to
+  /// do next. The observer and what the round left over (an event out of the replay window, a replaced list) are
+  /// called and released here, with no lock held.
+  @inlinable
+  func finishRound(deadFound: Bool, by thread: ThreadIdentity) -> Machine.NextAction {
+    var leftovers = Machine.Leftovers()
+    let next = state.withLock { $0.finishRound(deadFound: deadFound, by: thread, leftovers: &leftovers) }
+    leftovers.membershipObserver?()
+    return next
   }
 
   /// Hands a replay window to one entry that just subscribed. Returns whether its responder was found deinitialised.

@@ -70,10 +70,7 @@ public final class Output<Event: Sendable>: Sendable {
     if replayCount == 0, !latch.sendNeedsLock, latch.tryClaim(for: thread) {
       let deadFound = deliverToPublished(event)
       if !deadFound, latch.tryRelease(by: thread) { return }
-      var leftovers = Machine.Leftovers()
-      let next = state.withLock { $0.finishRound(deadFound: deadFound, by: thread, leftovers: &leftovers) }
-      leftovers.membershipObserver?()
-      deliverRounds(next, by: thread)
+      deliverRounds(finishRound(deadFound: deadFound, by: thread), by: thread)
       return
     }
     var leftovers = Machine.Leftovers()

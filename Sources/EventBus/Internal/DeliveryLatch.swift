@@ -120,33 +120,31 @@ final class DeliveryLatch {
   /// queued before the lock is released.
   @usableFromInline
   func claimOrMarkPending(for thread: ThreadIdentity) -> Bool {
-    var current = eventbus_atomic_load_acquire(word)
-    while true {
-      // Under the lock the word is never `changingMembers`: only a lock holder sets it, and clears it before unlocking.
-      if current == 0 {
-        if eventbus_atomic_compare_exchange(word, &current, Self.bits(of: thread)) { return true }
-      } else if current & Self.pending != 0
-        || eventbus_atomic_compare_exchange(word, &current, current | Self.pending)
-      {
-        return false
-      }
-      // The holder let go, or another thread claimed, in between: look again.
-    }
+    takeIdleOrMarkPending(settingTo: Self.bits(of: thread))
   }
 
   /// Starts a change of the member list. Returns `true` when nobody holds the delivery: the word is now
   /// ``changingMembers``, the caller changes the list in place and calls ``endChangingMembers()``. Returns `false`
   /// when a thread holds it: the caller stages its change, and the holder, marked pending, installs it.
   func beginChangingMembers() -> Bool {
+    takeIdleOrMarkPending(settingTo: Self.changingMembers)
+  }
+
+  /// Sets the word to `value` if it is idle and returns `true`; otherwise marks work pending for the holder and
+  /// returns `false`. Under the lock, where the word is never ``changingMembers``: only a lock holder sets it, and
+  /// clears it before unlocking.
+  @inline(__always)
+  private func takeIdleOrMarkPending(settingTo value: UInt) -> Bool {
     var current = eventbus_atomic_load_acquire(word)
     while true {
       if current == 0 {
-        if eventbus_atomic_compare_exchange(word, &current, Self.changingMembers) { return true }
+        if eventbus_atomic_compare_exchange(word, &current, value) { return true }
       } else if current & Self.pending != 0
         || eventbus_atomic_compare_exchange(word, &current, current | Self.pending)
       {
         return false
       }
+      // The holder let go, or another thread claimed, in between: look again.
     }
   }
 

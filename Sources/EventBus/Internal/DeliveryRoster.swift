@@ -135,9 +135,7 @@ struct DeliveryRoster: Sendable {
   /// Cancelled on the delivering thread (from a handler, possibly several outputs deep), it is also skipped for the
   /// rest of the round (G4, G5).
   mutating func cancel(_ member: DeliveryMember, from thread: ThreadIdentity) -> MembershipChange {
-    guard !member.isRemoved else { return .unchanged }
-    memberCount -= 1
-    changeMembers { [memberCount] members in Self.remove(member, from: &members, leaving: memberCount) }
+    guard removeIfPresent(member) else { return .unchanged }
     if latch.isHeld(by: thread) {
       member.isSkipped = true
     }
@@ -182,10 +180,10 @@ struct DeliveryRoster: Sendable {
     return (retired, removedAny)
   }
 
-  /// The holder of the delivery, under the lock: removes `member`, found dead while it received its replay window.
-  /// Returns whether it was still there.
-  @usableFromInline
-  mutating func removeFoundDead(_ member: DeliveryMember) -> Bool {
+  /// Removes `member` unless it is already gone, from the list as of now; returns whether it was there. Also how the
+  /// holder of the delivery removes a member found dead while it received its replay window.
+  @inline(__always)
+  mutating func removeIfPresent(_ member: DeliveryMember) -> Bool {
     guard !member.isRemoved else { return false }
     memberCount -= 1
     changeMembers { [memberCount] members in Self.remove(member, from: &members, leaving: memberCount) }

@@ -139,7 +139,7 @@ struct DeliveryStateMachine<Event> {
     // Replays run while the holder keeps the delivery, so the list may have been staged meanwhile.
     let (retired, _) = roster.finishRound(deadFound: false)
     leftovers.retiredMembers = retired
-    if deadFound, roster.removeFoundDead(member) {
+    if deadFound, roster.removeIfPresent(member) {
       leftovers.membershipObserver = roster.membershipObserver
     }
     return next(for: thread, leftovers: &leftovers)
