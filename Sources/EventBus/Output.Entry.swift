@@ -1,15 +1,33 @@
 import Dispatch
 
+/// How the delivery loop hands an event to an entry: what its class is, so the loop can call the handler itself
+/// instead of making a virtual call into the entry first.
+@usableFromInline
+enum EntryRoute: UInt8 {
+  /// A responder-owned subscription delivered immediately (`Output.ResponderEntry`).
+  case responder
+  /// A token-owned subscription delivered immediately (`Output.HandlerEntry`).
+  case handler
+  /// A subscription delivered on a queue or the main actor: through the entry's `deliverInRound`.
+  case mailbox
+}
+
 extension Output {
   /// One subscription in the output's list.
   ///
   /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap block. It holds
-  /// the round's bookkeeping and its call site's number (`DeliveryMember`), and in the subclass the handler and the
-  /// responder. What only some subscriptions need lives elsewhere: the way back to the output, which `cancel()` needs,
-  /// in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of queued delivery.
+  /// the round's bookkeeping and its call site's number (`DeliveryMember`), its route, and in the subclass the handler
+  /// and the responder. What only some subscriptions need lives elsewhere: the way back to the output, which `cancel()`
+  /// needs, in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of queued
+  /// delivery.
   @usableFromInline
   class Entry: DeliveryMember {
-    override init() {
+    /// What the delivery loop does with the entry. Immutable, so inlinable code reads it with no exclusivity check.
+    @usableFromInline
+    final let route: EntryRoute
+
+    init(route: EntryRoute) {
+      self.route = route
       super.init()
       LiveObjects.created("Output.Entry", for: Event.self)
     }
@@ -18,14 +36,10 @@ extension Output {
       LiveObjects.destroyed("Output.Entry", for: Event.self)
     }
 
-    /// Hands `event` to the subscriber in a round: to the handler now, or to the mailbox for queued delivery, unless
-    /// the entry is skipped for this round. Returns `false` when the responder was found deinitialised (and marks
-    /// the entry dead).
-    ///
-    /// Called by the inlined delivery loop, once per subscriber; each subclass does all of it in one call, compiled
-    /// here for the exclusivity reason given on `DeliveryMember`.
+    /// Hands `event` to the mailbox in a round; only entries of route `.mailbox` are asked. Returns `false` when the
+    /// responder was found deinitialised.
     @usableFromInline
-    func deliverInRound(_ event: Event) -> Bool { false }
+    func deliverInRound(_ event: Event) -> Bool { receive(event) }
 
     /// Delivers `event` now on this thread. Returns `false` when the target is gone for good.
     ///
@@ -51,21 +65,17 @@ extension Output {
   }
 
   /// A token-owned subscription's entry, delivered immediately.
+  @usableFromInline
   class HandlerEntry: Entry {
-    fileprivate let handler: @Sendable (Event) -> Void
+    @usableFromInline
+    final let handler: @Sendable (Event) -> Void
 
-    init(handler: @escaping @Sendable (Event) -> Void) {
+    init(handler: @escaping @Sendable (Event) -> Void, route: EntryRoute = .handler) {
       self.handler = handler
-      super.init()
+      super.init(route: route)
     }
 
     override final func deliver(_ event: Event) -> Bool {
-      handler(event)
-      return true
-    }
-
-    override func deliverInRound(_ event: Event) -> Bool {
-      guard !isSkipped else { return true }
       handler(event)
       return true
     }
@@ -82,13 +92,7 @@ extension Output {
 
     init(handler: @escaping @Sendable (Event) -> Void, mailbox: Mailbox<Event>) {
       self.mailbox = mailbox
-      super.init(handler: handler)
-    }
-
-    override func deliverInRound(_ event: Event) -> Bool {
-      guard !isSkipped else { return true }
-      mailbox.enqueue(event, for: self)
-      return true
+      super.init(handler: handler, route: .mailbox)
     }
 
     override func receive(_ event: Event) -> Bool {
@@ -104,57 +108,57 @@ extension Output {
   }
 
   /// A responder-owned subscription's entry, delivered immediately: holds the responder weakly.
-  class ResponderEntry<Responder: AnyObject & Sendable>: Entry {
-    private weak var responder: Responder?
-    private let handler: @Sendable (Responder, Event) -> Void
+  ///
+  /// Not generic over the responder's type, so the delivery loop, which knows only the event type, reads the
+  /// responder and calls the handler itself (see `ResponderHandler`).
+  @usableFromInline
+  class ResponderEntry: Entry {
+    @usableFromInline
+    final weak let responder: AnyObject?
+    /// Called only with `responder`, so the responder it is given is always of the type it was written for.
+    @usableFromInline
+    final let handler: @Sendable (AnyObject, Event) -> Void
 
-    init(_ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void) {
+    init<Responder: AnyObject & Sendable>(
+      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, route: EntryRoute = .responder
+    ) {
       self.responder = responder
-      self.handler = handler
-      super.init()
+      self.handler = ResponderHandler(handler).erased
+      super.init(route: route)
     }
 
     override final func deliver(_ event: Event) -> Bool {
+      deliverNow(event)
+    }
+
+    @inlinable @inline(__always)
+    final func deliverNow(_ event: Event) -> Bool {
       // Once the responder's deinit has begun, the weak reference reads nil (G4).
       guard let responder else { return false }
       handler(responder, event)
       return true
     }
 
-    override func deliverInRound(_ event: Event) -> Bool {
-      guard !isSkipped else { return true }
-      guard let responder else {
-        isDead = true
-        return false
-      }
-      handler(responder, event)
-      return true
-    }
-
     override final var isTargetAlive: Bool { responder != nil }
 
-    override final var targetDescription: String { "responder \(Responder.self)" }
+    override final var targetDescription: String {
+      responder.map { "responder \(type(of: $0))" } ?? "responder (deinitialised)"
+    }
   }
 
   /// A responder-owned subscription's entry, delivered on a queue or the main actor.
-  final class QueuedResponderEntry<Responder: AnyObject & Sendable>: ResponderEntry<Responder> {
+  final class QueuedResponderEntry: ResponderEntry {
     private let mailbox: Mailbox<Event>
     /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
     private weak var output: Output?
 
-    init(
+    init<Responder: AnyObject & Sendable>(
       _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, mailbox: Mailbox<Event>,
       output: Output
     ) {
       self.mailbox = mailbox
       self.output = output
-      super.init(responder, handler: handler)
-    }
-
-    override func deliverInRound(_ event: Event) -> Bool {
-      guard !isSkipped else { return true }
-      mailbox.enqueue(event, for: self)
-      return true
+      super.init(responder, handler: handler, route: .mailbox)
     }
 
     override func receive(_ event: Event) -> Bool {
@@ -172,6 +176,31 @@ extension Output {
       output?.remove(self)
       mailbox.cancel()
     }
+  }
+
+  /// A responder's handler, with the responder's type forgotten so it can be called knowing only the event type.
+  ///
+  /// The two function types differ only in their first parameter: a class-constrained generic parameter in one,
+  /// `AnyObject` in the other. Both are passed as one object reference, borrowed, and in these two structs the
+  /// event is passed the same way (the structs are generic over the event alike), so a value of one is a valid value
+  /// of the other. Reinterpreting the struct copies the two words of the closure; reinterpreting the function value
+  /// itself would not: as a generic value it is converted through reabstraction thunks, an allocation each. The
+  /// forgotten type comes back by construction: `ResponderEntry` calls the result only with its own responder.
+  private struct ResponderHandler<Responder: AnyObject & Sendable> {
+    let call: @Sendable (Responder, Event) -> Void
+
+    init(_ call: @escaping @Sendable (Responder, Event) -> Void) {
+      self.call = call
+    }
+
+    var erased: @Sendable (AnyObject, Event) -> Void {
+      unsafeBitCast(self, to: ErasedResponderHandler.self).call
+    }
+  }
+
+  /// `ResponderHandler` with the responder's type forgotten.
+  private struct ErasedResponderHandler {
+    let call: @Sendable (AnyObject, Event) -> Void
   }
 
   /// The entry for `responder` and `handler`, delivered in `context`.

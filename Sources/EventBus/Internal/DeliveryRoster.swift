@@ -21,17 +21,19 @@ class DeliveryMember {
   /// Removed from the list: cancelled, or found dead.
   final var isRemoved = false
   /// Cancelled by a handler on the delivering thread: skipped for the rest of the round.
+  @exclusivity(unchecked) @usableFromInline
   final var isSkipped = false
   /// Its responder was found deinitialised during the round.
+  @exclusivity(unchecked) @usableFromInline
   final var isDead = false
   /// Where it subscribed, numbered in the roster's `CallSiteTable`. Set under the owner's lock, then immutable.
   final var callSite: CallSiteTable.ID = 0
 
-  // Every flag stays internal, read and written only by code compiled in this module: whole-module optimisation then
-  // proves their accesses exclusive and removes the runtime's dynamic exclusivity checks (70 instructions a delivery
-  // in the loop, 200 a subscribe-and-cancel cycle). Inlinable code reads `isDead` through this accessor.
-  @usableFromInline
-  final var wasFoundDead: Bool { isDead }
+  // The flags read and written only by code compiled in this module stay internal: whole-module optimisation proves
+  // their accesses exclusive and removes the runtime's dynamic exclusivity checks (200 instructions a
+  // subscribe-and-cancel cycle). The two round flags are also read and written by the delivery loop, inlined into
+  // the caller's module, where that proof cannot be made; they opt out of the checks instead (70 instructions a
+  // delivery), which is sound because only the thread that holds the delivery touches them (see the note above).
 
   @usableFromInline
   init() {}
@@ -171,7 +173,7 @@ struct DeliveryRoster: Sendable {
     var removedAny = false
     if deadFound {
       // The round's list still holds every member it delivered to.
-      for case let member? in retired ?? published where member.wasFoundDead && !member.isRemoved {
+      for case let member? in retired ?? published where member.isDead && !member.isRemoved {
         memberCount -= 1
         latch.changePublished { [memberCount] in Self.remove(member, from: &$0, leaving: memberCount) }
         removedAny = true
