@@ -33,8 +33,9 @@ enum Usage {
         --compare OLD.json       Print each figure's change against an earlier --json run. A figure is a
                                  regression only outside both runs' noise: more than \(threshold)% worse,
                                  its fastest repetition slower than the old run's slowest, more than
-                                 \(threshold)% worse against its scenario's reference contender, and still
-                                 so when measured again \(Comparison.confirmations) times (Benchmarks/METHODOLOGY.md).
+                                 \(threshold)% worse against its scenario's reference contender (times as
+                                 much as the reference itself moved), and still so when measured again
+                                 \(Comparison.confirmations) times (Benchmarks/METHODOLOGY.md).
         --fail-on-regression     With --compare: exit with status 1 if any figure regressed.
         --peers PEERS.json       Show the rows of a Benchmarks/Peers --json run beside this run's, in the
                                  tables and the --svg chart (not in --json or --csv).

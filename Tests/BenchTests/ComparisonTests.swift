@@ -136,5 +136,31 @@ extension BenchTestSuite {
       let slower = BenchReport(toolchain: "", date: "", results: [fanout("weak-box-loop", 40), fanout("output", 75)])
       #expect(Comparison(current: slower, baseline: baseline).entries.map(\.verdict) == [.reference, .regression])
     }
+
+    @Test func aFigureMustOutrunAsMuchAgainAsTheReferenceMoved() {
+      func subscribeCancel(_ contender: String, _ value: Double) -> ResultRow {
+        ResultRow(
+          scenario: "subscribe-cancel", contender: contender, n: 1000, metric: "ns_per_cycle", value: value,
+          unit: "ns", min: value, max: value)
+      }
+      func verdict(reference: Double, broadcaster: Double) -> Comparison.Verdict? {
+        let baseline = BenchReport(
+          toolchain: "", date: "", results: [subscribeCancel("per-observer", 40), subscribeCancel("broadcaster", 50)])
+        let current = BenchReport(
+          toolchain: "", date: "",
+          results: [subscribeCancel("per-observer", reference), subscribeCancel("broadcaster", broadcaster)])
+        return Comparison(current: current, baseline: baseline).entries.last?.verdict
+      }
+      // The machine got 50 % slower, the reference by 50 % and the broadcaster by 75 %: 17 % worse against the
+      // reference, less than the machine moved. A pair of CI runs of one build showed exactly this.
+      #expect(verdict(reference: 60, broadcaster: 87.5) == .unchanged)
+      // The same machine, and the broadcaster three times slower: twice as slow against the reference.
+      #expect(verdict(reference: 60, broadcaster: 150) == .regression)
+      // A steady machine: 20 % worse against the reference is a regression.
+      #expect(verdict(reference: 40, broadcaster: 60) == .regression)
+      // The machine got 50 % faster and the broadcaster more so: not an improvement either.
+      #expect(verdict(reference: 26.7, broadcaster: 28) == .unchanged)
+      #expect(verdict(reference: 26.7, broadcaster: 15) == .improvement)
+    }
   }
 }

@@ -11,7 +11,10 @@ import BenchHarness
 ///    slowest; a speed-up the other way round);
 /// 3. it moved by more than ``thresholdPercent`` against the scenario's reference contender measured at the same
 ///    N in the same run (``Scenario/reference``), whose repetitions are interleaved with its own: a busier machine
-///    slows both alike, a slower implementation slows only itself.
+///    slows both, a slower implementation slows only itself. Both, but not always alike: when the reference itself
+///    moved between the runs, the machine changed, and a change of machine slows some code more than other code.
+///    So the figure must also move against the reference by as much again as the reference moved (a factor of 1.5
+///    when the reference got 50 % slower or faster).
 ///
 /// A figure that passes all three is then measured again, with its scenario's other contenders, up to
 /// ``confirmations`` times (``confirmRegressions(remeasure:)``); it stays a regression only if every new
@@ -133,8 +136,10 @@ struct Comparison {
     }
     if let yardstick, yardstick.new.value > 0, yardstick.old.value > 0 {
       let relativeChange = (row.value / yardstick.new.value) / (old.value / yardstick.old.value)
-      isWorse = isWorse && relativeChange > 1 + threshold
-      isBetter = isBetter && relativeChange < 1 - threshold
+      // How far the machine moved between the runs, as a factor of at least 1 either way.
+      let machineChange = max(yardstick.new.value / yardstick.old.value, yardstick.old.value / yardstick.new.value)
+      isWorse = isWorse && relativeChange > (1 + threshold) * machineChange
+      isBetter = isBetter && relativeChange < (1 - threshold) / machineChange
     }
     return isWorse ? .regression : isBetter ? .improvement : .unchanged
   }

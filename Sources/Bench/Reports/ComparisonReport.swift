@@ -20,7 +20,8 @@ enum ComparisonReport {
       + "\(regressions) \(regressions == 1 ? "regression" : "regressions"), "
       + "\(improvements) \(improvements == 1 ? "improvement" : "improvements"); "
       + "marked: a change beyond ±\(Comparison.thresholdPercent)%, outside both runs' repetitions and beyond "
-      + "±\(Comparison.thresholdPercent)% against the scenario's reference contender."
+      + "±\(Comparison.thresholdPercent)% against the scenario's reference contender, times as much as the "
+      + "reference moved."
     var lines = [["scenario", "contender", "N", "old", "old range", "new", "new range", "change", ""]]
     for entry in comparison.entries {
       let row = entry.row
