@@ -32,7 +32,7 @@ extension Output {
         case .handler:
           unsafeDowncast(entry, to: HandlerEntry.self).handler(event)
         case .mailbox:
-          if !entry.deliverInRound(event) {
+          if !entry.receive(event) {
             entry.isDead = true
             deadFound = true
           }

@@ -8,7 +8,7 @@ enum EntryRoute: UInt8 {
   case responder
   /// A token-owned subscription delivered immediately (`Output.HandlerEntry`).
   case handler
-  /// A subscription delivered on a queue or the main actor: through the entry's `deliverInRound`.
+  /// A subscription delivered on a queue or the main actor: through the entry's `receive`, to its mailbox.
   case mailbox
 }
 
@@ -36,18 +36,14 @@ extension Output {
       LiveObjects.destroyed("Output.Entry", for: Event.self)
     }
 
-    /// Hands `event` to the mailbox in a round; only entries of route `.mailbox` are asked. Returns `false` when the
-    /// responder was found deinitialised.
-    @usableFromInline
-    func deliverInRound(_ event: Event) -> Bool { receive(event) }
-
     /// Delivers `event` now on this thread. Returns `false` when the target is gone for good.
     ///
     /// The base entry has no target; subclasses deliver to a handler or a responder.
     func deliver(_ event: Event) -> Bool { false }
 
     /// Hands `event` to the delivery context: delivers it now, or queues it in the mailbox. Returns `false` when the
-    /// target is gone for good.
+    /// target is gone for good. The delivery loop calls it for entries of route `.mailbox` only, and replay for all.
+    @usableFromInline
     func receive(_ event: Event) -> Bool { deliver(event) }
 
     /// Whether anything can still receive events (a responder entry's responder is alive).
