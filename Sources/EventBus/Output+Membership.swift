@@ -26,6 +26,9 @@ extension Output: MemberOwner {
   }
 
   /// Removes `entry`; called by its handle's or its mailbox's `cancel()`.
+  ///
+  /// Cancelling and pruning call the roster, not a method of the generic machine: on this unspecialised path that
+  /// would cost a subscribe-and-cancel cycle 2,776 instructions instead of 2,435 (callgrind).
   func remove(_ entry: DeliveryMember) {
     let thread = ThreadIdentity.current
     if case .changed(let observer) = state.withLock({ $0.roster.cancel(entry, from: thread) }) {

@@ -153,7 +153,7 @@ import Testing
     }
     let late = Member("late")
     _ = machine.subscribe(late, at: CallSite(), from: parkedThreadIdentity)
-    _ = machine.cancel(late, from: parkedThreadIdentity)
+    _ = machine.roster.cancel(late, from: parkedThreadIdentity)
     let next = machine.finishRound(deadFound: false, by: me, leftovers: &leftovers)
     #expect(next.isIdle)
     #expect(leftovers.cancelledReplays?.map { $0.member === late } == [true])
@@ -163,7 +163,7 @@ import Testing
     var (machine, members) = subscribed("a", "b")
     var leftovers = Machine.Leftovers()
     _ = machine.send(1, from: me, leftovers: &leftovers)
-    let change = machine.cancel(members[1], from: me)
+    let change = machine.roster.cancel(members[1], from: me)
     #expect(change.isChanged)
     #expect(members[1].isSkipped)
     #expect(members[1].isRemoved)
@@ -174,7 +174,7 @@ import Testing
     var (machine, members) = subscribed("a", "b")
     var leftovers = Machine.Leftovers()
     _ = machine.send(1, from: me, leftovers: &leftovers)
-    let change = machine.cancel(members[0], from: parkedThreadIdentity)
+    let change = machine.roster.cancel(members[0], from: parkedThreadIdentity)
     #expect(change.isChanged)
     #expect(!members[0].isSkipped, "only the delivering thread reads and writes the round flags")
     #expect(members[0].isRemoved)
@@ -182,8 +182,8 @@ import Testing
 
   @Test func cancellingTwiceChangesNothingTheSecondTime() {
     var (machine, members) = subscribed("a")
-    #expect(machine.cancel(members[0], from: me).isChanged)
-    #expect(!machine.cancel(members[0], from: me).isChanged)
+    #expect(machine.roster.cancel(members[0], from: me).isChanged)
+    #expect(!machine.roster.cancel(members[0], from: me).isChanged)
     #expect(machine.memberCount == 0)
   }
 
@@ -225,7 +225,7 @@ import Testing
       _ = machine.subscribe(member, at: CallSite(), from: me)
     }
     for member in members.prefix(21) {
-      _ = machine.cancel(member, from: me)
+      _ = machine.roster.cancel(member, from: me)
     }
     #expect(machine.members.count == 19, "compacted: only live members are left")
     #expect(machine.members.enumerated().allSatisfy { index, member in member?.slot == Int32(index) })
@@ -251,7 +251,7 @@ import Testing
 
   @Test func changesOnAnIdleMachineAreMadeInPlaceAndLeaveTheLatchFree() {
     var (machine, members) = subscribed("a", "b", "c")
-    _ = machine.cancel(members[1], from: parkedThreadIdentity)
+    _ = machine.roster.cancel(members[1], from: parkedThreadIdentity)
     #expect(names(published: machine) == ["a", "-", "c"])
     #expect(names(machine.members) == ["a", "-", "c"])
     #expect(machine.roster.latch.tryClaim(for: me), "nothing is left pending or blocking a claim")
@@ -276,7 +276,7 @@ import Testing
   @Test func aCancelFromAnotherThreadDuringALockFreeRoundReachesTheNextRoundOnly() {
     var (machine, members) = subscribed("a", "b")
     #expect(machine.roster.latch.tryClaim(for: me))
-    _ = machine.cancel(members[0], from: parkedThreadIdentity)
+    _ = machine.roster.cancel(members[0], from: parkedThreadIdentity)
     var leftovers = Machine.Leftovers()
     _ = machine.send(2, from: parkedThreadIdentity, leftovers: &leftovers)
     #expect(names(published: machine) == ["a", "b"])
@@ -309,7 +309,7 @@ import Testing
     var (machine, members) = subscribed("a", "b")
     #expect(machine.roster.latch.tryClaim(for: me))
     _ = machine.subscribe(Member("c"), at: CallSite(), from: parkedThreadIdentity)
-    _ = machine.cancel(members[1], from: parkedThreadIdentity)
+    _ = machine.roster.cancel(members[1], from: parkedThreadIdentity)
     _ = machine.subscribe(Member("d"), at: CallSite(), from: me)
     #expect(names(published: machine) == ["a", "b"])
     var leftovers = Machine.Leftovers()
@@ -333,8 +333,8 @@ import Testing
 
   @Test func removingDeadMembersReportsOnlyWhenOneWasStillThere() {
     var (machine, members) = subscribed("a", "b")
-    #expect(machine.removeDead([members[0]]).isChanged)
-    #expect(!machine.removeDead([members[0]]).isChanged)
+    #expect(machine.roster.removeDead([members[0]]).isChanged)
+    #expect(!machine.roster.removeDead([members[0]]).isChanged)
     #expect(machine.memberCount == 1)
   }
 }

@@ -53,7 +53,7 @@ struct DeliveryStateMachine<Event> {
     /// ``finishReplay(to:deadFound:leftovers:)``. `nil` when there is nothing to replay or a round is running (the
     /// window then waits for the delivering thread).
     var replay: ContiguousArray<Event>?
-    /// The list has doubled since the last prune: look for dead responders (``removeDead(_:)``).
+    /// The list has doubled since the last prune: look for dead responders (``DeliveryRoster/removeDead(_:)``).
     var shouldPrune: Bool
     var membershipObserver: (@Sendable () -> Void)?
   }
@@ -193,16 +193,6 @@ struct DeliveryStateMachine<Event> {
       }
     }
     return action
-  }
-
-  /// `member` is cancelled from `thread`; see ``DeliveryRoster/cancel(_:from:)``.
-  mutating func cancel(_ member: DeliveryMember, from thread: ThreadIdentity) -> MembershipChange {
-    roster.cancel(member, from: thread)
-  }
-
-  /// See ``DeliveryRoster/removeDead(_:)``.
-  mutating func removeDead(_ dead: [DeliveryMember]) -> MembershipChange {
-    roster.removeDead(dead)
   }
 }
 
