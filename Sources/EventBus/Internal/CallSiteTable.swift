@@ -24,10 +24,11 @@ struct CallSiteTable: Sendable {
 
   /// Number 0, kept inline: most outputs are subscribed from one line, and then the table allocates nothing.
   private var first: (key: Key, site: CallSite)?
-  /// Numbers 1 and up, in order.
-  private var keys: [Key] = []
+  /// The call sites numbered 1 and up, in order.
   private var sites: [CallSite] = []
-  /// `keys` by number, built once a linear search would be long.
+  /// Their keys, in the same order, searched linearly while there are few; emptied once ``ids`` takes over.
+  private var keys: [Key] = []
+  /// Their numbers by key, built once a linear search would be long.
   private var ids: [Key: ID] = [:]
   /// The last call site looked up: a subscribe from the line that subscribed last is found at once.
   private var last: (key: Key, id: ID)?
@@ -69,15 +70,18 @@ struct CallSiteTable: Sendable {
 
   private mutating func append(_ key: Key, _ site: CallSite) -> ID {
     // Past four billion distinct call sites, later ones share the last number.
-    guard keys.count < Int(ID.max) - 1 else { return ID.max - 1 }
-    keys.append(key)
+    guard sites.count < Int(ID.max) - 1 else { return ID.max - 1 }
     sites.append(site)
-    let id = ID(truncatingIfNeeded: keys.count)
+    let id = ID(truncatingIfNeeded: sites.count)
     if !ids.isEmpty {
       ids[key] = id
-    } else if keys.count > Self.longestLinearSearch {
-      for (index, key) in keys.enumerated() {
-        ids[key] = ID(truncatingIfNeeded: index + 1)
+    } else {
+      keys.append(key)
+      if keys.count > Self.longestLinearSearch {
+        for (index, key) in keys.enumerated() {
+          ids[key] = ID(truncatingIfNeeded: index + 1)
+        }
+        keys = []
       }
     }
     return id
