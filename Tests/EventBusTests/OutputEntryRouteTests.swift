@@ -8,27 +8,13 @@ import Testing
 /// forgotten. These tests mix every route in one list and check that each subscriber gets its own events, its own
 /// responder and a payload intact, in order.
 @Suite struct OutputEntryRouteTests {
-  /// An event big enough to be passed by reference, with parts that are reference counted.
-  private struct Payload: Sendable, Equatable {
+  /// An event big enough to be passed by reference, with parts that are reference counted; the probe's release is
+  /// what the tests watch.
+  private struct Payload: Sendable {
     var sequence: Int
     var title: String
     var tags: [String]
-    var probe: Marker
-  }
-
-  /// A reference-counted part of an event, whose release the tests watch.
-  private final class Marker: Sendable, Equatable {
-    let name: String
-    let onDeinit: @Sendable () -> Void
-
-    init(_ name: String, onDeinit: @escaping @Sendable () -> Void = {}) {
-      self.name = name
-      self.onDeinit = onDeinit
-    }
-
-    deinit { onDeinit() }
-
-    static func == (lhs: Marker, rhs: Marker) -> Bool { lhs === rhs }
+    var probe: LifetimeProbe
   }
 
   /// A generic responder class, and a subclass of one, as responders of the same output.
@@ -38,14 +24,14 @@ import Testing
 
   private final class DetailScreen: Screen<Int>, @unchecked Sendable {}
 
-  private func payload(_ sequence: Int, probe: Marker) -> Payload {
+  private func payload(_ sequence: Int, probe: LifetimeProbe) -> Payload {
     Payload(sequence: sequence, title: "event \(sequence)", tags: ["a", "b", String(sequence)], probe: probe)
   }
 
   @Test func everyRouteInOneListGetsItsEventsInOrderWithItsOwnResponder() {
     let output = Output<Payload>()
     let queue = DispatchQueue(label: "routes")
-    let marker = Marker("shared")
+    let probe = LifetimeProbe()
     let generic = Screen<String>()
     let subclass = DetailScreen()
     let queued = Screen<Double>()
@@ -53,7 +39,7 @@ import Testing
     let queuedHandlerLog = Log<Int>()
 
     output.subscribe(generic) { screen, event in
-      #expect(event.probe == marker)
+      #expect(event.probe === probe)
       screen.seen.append("generic \(event.sequence) \(event.title) \(event.tags.joined())")
     }
     let token = output.subscribe { event in handlerLog.append(event.sequence) }
@@ -62,7 +48,7 @@ import Testing
     let queuedToken = output.subscribe(on: .queue(queue)) { event in queuedHandlerLog.append(event.sequence) }
 
     for sequence in 1...3 {
-      output.send(payload(sequence, probe: marker))
+      output.send(payload(sequence, probe: probe))
     }
     queue.sync {}
 
@@ -91,18 +77,23 @@ import Testing
     let released = Counter()
     let screen = Screen<Int>()
     let queued = Screen<Int>()
-    output.subscribe(screen) { screen, event in screen.seen.append(event.probe.name) }
-    output.subscribe(queued, on: .queue(queue)) { screen, event in screen.seen.append(event.probe.name) }
-    let token = output.subscribe { event in _ = event.probe.name }
+    let handlerSaw = Log<Int>()
+    output.subscribe(screen) { screen, event in screen.seen.append("\(event.sequence) \(event.title)") }
+    output.subscribe(queued, on: .queue(queue)) { screen, event in
+      screen.seen.append("\(event.sequence) \(event.title)")
+    }
+    let token = output.subscribe { event in handlerSaw.append(event.tags.count) }
 
     for sequence in 1...4 {
-      output.send(payload(sequence, probe: Marker("m\(sequence)") { released.increment() }))
+      output.send(payload(sequence, probe: LifetimeProbe { released.increment() }))
     }
     queue.sync {}
 
     #expect(released.current == 4, "an event's payload was kept or released early")
-    #expect(screen.seen.elements == ["m1", "m2", "m3", "m4"])
-    #expect(queued.seen.elements == ["m1", "m2", "m3", "m4"])
+    let seen = (1...4).map { "\($0) event \($0)" }
+    #expect(screen.seen.elements == seen)
+    #expect(queued.seen.elements == seen)
+    #expect(handlerSaw.elements == [3, 3, 3, 3])
     withExtendedLifetime(token) {}
   }
 
