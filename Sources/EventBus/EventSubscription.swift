@@ -50,10 +50,7 @@ public final class EventSubscription: EventCancellable, Hashable {
   /// Returns at once, without waiting for a handler running on another thread. After it returns, no event sent later
   /// reaches the handler; events already queued for a `.main` or `.queue` handler are dropped.
   public func cancel() {
-    let target = target.withLock { target in
-      defer { target = nil }
-      return target
-    }
+    let target = target.take()
     // Released after cancelling, with no lock held: it may be the last reference to the handler.
     target?.cancel()
   }
@@ -138,10 +135,7 @@ private final class CancelAction: SubscriptionTarget {
   }
 
   func cancel() {
-    let action = action.withLock { action in
-      defer { action = nil }
-      return action
-    }
+    let action = action.take()
     action?()
   }
 }

@@ -1,3 +1,5 @@
+import EventBus
+
 /// A broadcaster's connection lifecycle, decided under its lock and carried out by one thread at a time.
 ///
 /// Every change of membership asks the machine what to do. The first thread to ask becomes the *reconciler*: it
@@ -71,10 +73,9 @@ struct ConnectionStateMachine: Sendable {
   /// The broadcaster is deinitialising (so no reconciler runs: each holds a strong reference to it). Returns the
   /// live connection's stop action, if any.
   mutating func release() -> (@Sendable () -> Void)? {
-    defer { stopLiveConnection = nil }
     if stopLiveConnection != nil {
       disconnectCount += 1
     }
-    return stopLiveConnection
+    return replacing(&stopLiveConnection, with: nil)
   }
 }

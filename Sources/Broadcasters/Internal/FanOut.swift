@@ -66,10 +66,7 @@ final class FanOut<Event: Sendable>: Sendable {
   var onDecodeFailure: (@Sendable (DecodeFailure) -> Void)? {
     get { state.withLock { $0.onDecodeFailure } }
     set {
-      let old = state.withLock { state in
-        defer { state.onDecodeFailure = newValue }
-        return state.onDecodeFailure
-      }
+      let old = state.withLock { replacing(&$0.onDecodeFailure, with: newValue) }
       _ = old  // released outside the lock: the closure may capture objects with a deinit
     }
   }

@@ -149,14 +149,14 @@
     }
 
     func cancel() {
-      let token = withLock { state -> EventSubscription? in
-        state.downstream = nil
-        state.upstream = nil
-        defer { state.token = nil }
-        return state.token
+      // Taken out under the lock and released after it: the downstream subscriber, the stream and the token's
+      // handler may each be the last reference to something whose deinit is user code.
+      let (downstream, upstream, token) = withLock { state in
+        defer { (state.downstream, state.upstream, state.token) = (nil, nil, nil) }
+        return (state.downstream, state.upstream, state.token)
       }
-      // Cancelled and released with no lock held: the token may hold the last reference to a handler.
       token?.cancel()
+      _ = (downstream, upstream)
     }
   }
 

@@ -120,3 +120,25 @@ extension PlatformLock {
     #endif
   }
 }
+
+extension LockedState {
+  /// Replaces the state with `newValue` and returns the old state, for the caller to release after unlocking: its
+  /// `deinit`, or its captures', may be user code.
+  package func exchange(_ newValue: State) -> State {
+    withLock { replacing(&$0, with: newValue) }
+  }
+
+  /// Takes the value out, leaving `nil`, for the caller to use and release after unlocking.
+  package func take<Wrapped>() -> State where State == Wrapped? {
+    withLock { replacing(&$0, with: nil) }
+  }
+}
+
+/// Stores `newValue` in `value` and returns what was there: the step of a locked closure that swaps a value out, so
+/// that the old one is released by the caller, after unlocking, not inside the closure.
+@inlinable @inline(__always)
+package func replacing<Value>(_ value: inout Value, with newValue: Value) -> Value {
+  var old = newValue
+  swap(&value, &old)
+  return old
+}

@@ -100,6 +100,10 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
     self.upstream = upstream
   }
 
+  // Each subscription keeps its previous event behind a lock: the output delivers one event at a time to a
+  // subscriber, but from whichever thread delivers, and the lock makes the hand-over explicit. Only the swap happens
+  // under it: the handler compares (the event's `==`) and releases the previous event (its `deinit`) after it.
+
   public func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,
@@ -128,20 +132,6 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
         handler(event)
       }
       _ = replaced  // released here, after the handler and with no lock held: its deinit is user code
-    }
-  }
-}
-
-extension LockedState {
-  /// Records `event` as the latest and returns the one it replaces.
-  ///
-  /// The output already delivers one event at a time to a subscriber, but from whichever thread delivers; the lock
-  /// makes the hand-over between those threads explicit. Only the swap happens under the lock: the caller compares
-  /// (the event's `==`) and releases the previous event (its `deinit`) after it, since both are user code (G8).
-  fileprivate func exchange<Event>(_ event: Event) -> Event? where State == Event? {
-    withLock { latest in
-      defer { latest = event }
-      return latest
     }
   }
 }

@@ -181,8 +181,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
       guard state.isStarted else { return nil }
       state.isStarted = false
       state.generation &+= 1
-      defer { state.subscription = nil }
-      return state.subscription
+      return replacing(&state.subscription, with: nil)
     }
     subscription?.cancel()
   }
