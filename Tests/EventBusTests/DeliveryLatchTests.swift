@@ -42,20 +42,20 @@ import Testing
     #expect(latch.tryClaim(for: other))
   }
 
-  @Test func anInPlaceMemberChangeBlocksClaimsUntilItEnds() {
+  @Test func anInPlaceListChangeBlocksClaimsUntilItEnds() {
     let latch = DeliveryLatch()
-    #expect(latch.beginChangingMembers(), "idle: the change is made in place")
-    #expect(!latch.isHeld, "a member change is not a holder")
+    #expect(latch.beginChangingEntries(), "idle: the change is made in place")
+    #expect(!latch.isHeld, "a list change is not a holder")
     #expect(!latch.tryClaim(for: me), "no send claims a list being changed in place")
-    latch.endChangingMembers()
+    latch.endChangingEntries()
     #expect(latch.tryClaim(for: me))
   }
 
   @Test func aMemberChangeDuringARoundIsStagedAndMarkedPending() {
     let latch = DeliveryLatch()
     #expect(latch.tryClaim(for: other))
-    #expect(!latch.beginChangingMembers(), "held: the change goes to a staged copy")
-    #expect(!latch.tryRelease(by: other), "the holder installs the staged list under the lock")
+    #expect(!latch.beginChangingEntries(), "held: the change goes to a copy")
+    #expect(!latch.tryRelease(by: other), "the holder installs the changed list under the lock")
   }
 
   @Test func aSendNeedsTheLockWhileATraceIsSet() {

@@ -2,8 +2,8 @@
 ///
 /// An entry holds its call site's 4-byte number instead of the 24-byte `CallSite`, which keeps a responder entry in a
 /// 64-byte heap block (Bench's `memory` scenario). Subscriptions are made at a few source lines, each many times, so
-/// the table stays as small as the number of lines that subscribe. It lives in the output's roster, under the lock
-/// a subscribe takes anyway.
+/// the table stays as small as the number of lines that subscribe. It lives in the output's subscriber list, under the
+/// lock a subscribe takes anyway.
 struct CallSiteTable: Sendable {
   typealias ID = UInt32
 

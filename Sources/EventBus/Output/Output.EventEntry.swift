@@ -13,15 +13,15 @@ enum EntryRoute: UInt8 {
 }
 
 extension Output {
-  /// One subscription in the output's list.
+  /// One subscription in the output's list, with what depends on the event type.
   ///
   /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap block. It holds
-  /// the round's bookkeeping and its call site's number (`DeliveryMember`), its route, and in the subclass the handler
-  /// and the responder. What only some subscriptions need lives elsewhere: the way back to the output, which `cancel()`
+  /// the round's bookkeeping and its call site's number (`Entry`), its route, and in the subclass the handler and the
+  /// responder. What only some subscriptions need lives elsewhere: the way back to the output, which `cancel()`
   /// needs, in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of queued
   /// delivery.
   @usableFromInline
-  class Entry: DeliveryMember {
+  class EventEntry: Entry {
     /// What the delivery loop does with the entry. Immutable, so inlinable code reads it with no exclusivity check.
     @usableFromInline
     final let route: EntryRoute
@@ -62,7 +62,7 @@ extension Output {
 
   /// A token-owned subscription's entry, delivered immediately.
   @usableFromInline
-  class HandlerEntry: Entry {
+  class HandlerEntry: EventEntry {
     @usableFromInline
     final let handler: @Sendable (Event) -> Void
 
@@ -108,7 +108,7 @@ extension Output {
   /// Not generic over the responder's type, so the delivery loop, which knows only the event type, reads the
   /// responder and calls the handler itself (see `ResponderHandler`).
   @usableFromInline
-  class ResponderEntry: Entry {
+  class ResponderEntry: EventEntry {
     @usableFromInline
     final weak let responder: AnyObject?
     /// Called only with `responder`, so the responder it is given is always of the type it was written for.
@@ -202,7 +202,7 @@ extension Output {
   /// The entry for `responder` and `handler`, delivered in `context`.
   func responderEntry<Responder: AnyObject & Sendable>(
     _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, context: DeliveryContext
-  ) -> Entry {
+  ) -> EventEntry {
     // Immediate delivery is decided before the mailbox type is named: on this unspecialised path, naming a generic
     // type costs a run-time metadata lookup.
     if case .immediate = context.kind {
@@ -213,7 +213,7 @@ extension Output {
   }
 
   /// The entry for a token-owned `handler`, delivered in `context`.
-  func handlerEntry(_ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext) -> Entry {
+  func handlerEntry(_ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext) -> EventEntry {
     if case .immediate = context.kind {
       return HandlerEntry(handler: handler)
     }
@@ -221,8 +221,8 @@ extension Output {
   }
 }
 
-// The bookkeeping is `DeliveryMember`'s.
-extension Output.Entry: @unchecked Sendable {}
+// The bookkeeping is the base entry's.
+extension Output.EventEntry: @unchecked Sendable {}
 
 // The handler is immutable and `@Sendable`; the rest is the base entry's.
 extension Output.HandlerEntry: @unchecked Sendable {}

@@ -1,70 +1,44 @@
 import CEventBusAtomics
 
-/// Which thread holds an output's delivery, in one word that a `send` claims and lets go with one compare-and-swap
-/// each and no lock; and the member list that the holder reads with no lock.
+/// Which thread holds an output's delivery: one word that a `send` claims and lets go with one compare-and-swap each
+/// and no lock.
 ///
 /// A `send` that finds the output idle and nothing to record (no replay window, no trace) claims the word, delivers
-/// to the published member list, and lets the word go, all with no lock: two atomic operations in all, where the
-/// output's lock costs two for each of the two times a send would take it. Everything else goes through the lock,
-/// and the word tells the lock holders what they may do:
+/// to the round's entries (``RoundEntries``), and lets the word go, all with no lock: two atomic operations in all,
+/// where the output's lock costs two for each of the two times a send would take it. Everything else goes through
+/// the lock, and the word tells the lock holders what they may do:
 ///
-/// - `0`: idle. A lock holder that changes the member list marks the word ``changingMembers`` first, so that no
+/// - `0`: idle. A lock holder that changes the subscriber list marks the word ``changingEntries`` first, so that no
 ///   `send` claims it meanwhile, and changes the list in place.
-/// - a thread's bits: that thread holds the delivery and reads the published list with no lock. The list is frozen:
-///   a lock holder that changes membership stages its change on a copy (``DeliveryRoster``).
-/// - a thread's bits with ``pending`` set: as above, and a lock holder queued an event, a replay or a staged list.
+/// - a thread's bits: that thread holds the delivery and reads the round's entries with no lock. They are frozen: a
+///   lock holder that changes the subscriber list makes its change on a copy (``SubscriberList``).
+/// - a thread's bits with ``pending`` set: as above, and a lock holder queued an event, a replay or a changed list.
 ///   The holder's lock-free release then fails, so it takes the lock and picks the work up.
 ///
-/// The published list lives here, in memory of its own, not in the state behind the output's lock: a lock holder's
-/// access to that state covers all of it, and the holder's read of the list must not overlap one.
+/// Only two parties touch the word: `Output.send`, with no lock, and the ``SubscriberList``, under the output's lock.
 ///
 /// A thread's bits are its `pthread_t`: on glibc, musl and Darwin the address of the thread's descriptor, aligned,
 /// so its two low bits are free for the flags.
 @usableFromInline
 final class DeliveryLatch {
-  /// The holder must take the lock before letting go: something was queued or staged for it.
+  /// The holder must take the lock before letting go: something was queued or changed for it.
   @usableFromInline static let pending: UInt = 1
-  /// A lock holder is changing the member list in place; nobody may claim the delivery.
-  @usableFromInline static let changingMembers: UInt = 2
-  @usableFromInline static let flags: UInt = pending | changingMembers
+  /// A lock holder is changing the subscriber list in place; nobody may claim the delivery.
+  @usableFromInline static let changingEntries: UInt = 2
+  @usableFromInline static let flags: UInt = pending | changingEntries
 
   /// The latch word, then a word of reasons a `send` must take the lock (``sendNeedsLock``).
   @usableFromInline let words: UnsafeMutablePointer<UInt>
-  /// The list rounds deliver to (`DeliveryRoster.published`). Written only under the output's lock, by a caller that
-  /// marked the word ``changingMembers`` or that holds the delivery, and only through ``changePublished(_:)``.
-  let published: UnsafeMutablePointer<ContiguousArray<DeliveryMember?>>
-  /// The elements of ``published``, which the holder of the delivery reads with no lock.
-  ///
-  /// Reading the array itself would copy it, a retain and a release of its buffer: two atomic operations a send, as
-  /// many as the claim and the release together. A `ContiguousArray` keeps its elements at one address for the life of
-  /// its buffer, and ``published`` keeps that buffer alive and unchanged until the next ``changePublished(_:)``,
-  /// which cannot run while a thread holds the delivery and reads this view.
-  @usableFromInline let publishedElements: UnsafeMutablePointer<UnsafeBufferPointer<DeliveryMember?>>
 
   @usableFromInline
   init() {
     words = .allocate(capacity: 2)
     words.initialize(repeating: 0, count: 2)
-    published = .allocate(capacity: 1)
-    published.initialize(to: [])
-    publishedElements = .allocate(capacity: 1)
-    publishedElements.initialize(to: UnsafeBufferPointer(start: nil, count: 0))
   }
 
   deinit {
     words.deinitialize(count: 2)
     words.deallocate()
-    published.deinitialize(count: 1)
-    published.deallocate()
-    publishedElements.deinitialize(count: 1)
-    publishedElements.deallocate()
-  }
-
-  /// Changes the published list and its view. Under the output's lock, by a caller that marked the word
-  /// ``changingMembers`` or that holds the delivery.
-  func changePublished(_ change: (inout ContiguousArray<DeliveryMember?>) -> Void) {
-    change(&published.pointee)
-    publishedElements.pointee = published.pointee.withUnsafeBufferPointer { $0 }
   }
 
   @inlinable @inline(__always)
@@ -123,15 +97,15 @@ final class DeliveryLatch {
     takeIdleOrMarkPending(settingTo: Self.bits(of: thread))
   }
 
-  /// Starts a change of the member list. Returns `true` when nobody holds the delivery: the word is now
-  /// ``changingMembers``, the caller changes the list in place and calls ``endChangingMembers()``. Returns `false`
-  /// when a thread holds it: the caller stages its change, and the holder, marked pending, installs it.
-  func beginChangingMembers() -> Bool {
-    takeIdleOrMarkPending(settingTo: Self.changingMembers)
+  /// Starts a change of the subscriber list. Returns `true` when nobody holds the delivery: the word is now
+  /// ``changingEntries``, the caller changes the list in place and calls ``endChangingEntries()``. Returns `false`
+  /// when a thread holds it: the caller changes a copy, and the holder, marked pending, installs it.
+  func beginChangingEntries() -> Bool {
+    takeIdleOrMarkPending(settingTo: Self.changingEntries)
   }
 
   /// Sets the word to `value` if it is idle and returns `true`; otherwise marks work pending for the holder and
-  /// returns `false`. Under the lock, where the word is never ``changingMembers``: only a lock holder sets it, and
+  /// returns `false`. Under the lock, where the word is never ``changingEntries``: only a lock holder sets it, and
   /// clears it before unlocking.
   @inline(__always)
   private func takeIdleOrMarkPending(settingTo value: UInt) -> Bool {
@@ -148,8 +122,8 @@ final class DeliveryLatch {
     }
   }
 
-  /// Ends an in-place change started by ``beginChangingMembers()``.
-  func endChangingMembers() {
+  /// Ends an in-place change started by ``beginChangingEntries()``.
+  func endChangingEntries() {
     eventbus_atomic_store_release(word, 0)
   }
 
@@ -167,6 +141,5 @@ final class DeliveryLatch {
   }
 }
 
-// The words are changed only by the atomic operations above, each documented with who may call it; the published
-// list only as its comment says, ordered by those operations and the output's lock.
+// The words are changed only by the atomic operations above, each documented with who may call it.
 extension DeliveryLatch: @unchecked Sendable {}

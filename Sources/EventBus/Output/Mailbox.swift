@@ -53,7 +53,7 @@ final class Mailbox<Event: Sendable>: Sendable {
   /// Hands `event` to `entry` on the mailbox's queue, or at once when on the main queue (the main actor) with nothing
   /// waiting for this subscriber.
   @usableFromInline
-  func enqueue(_ event: Event, for entry: Output<Event>.Entry) {
+  func enqueue(_ event: Event, for entry: Output<Event>.EventEntry) {
     let inlineAllowed = runsInlineOnMainQueue && MainQueue.isCurrent
     let admission = state.withLock { state -> Admission in
       if state.isCancelled { return .dropped }
@@ -82,16 +82,15 @@ final class Mailbox<Event: Sendable>: Sendable {
 
   /// Drops everything waiting; later events are refused.
   func cancel() {
-    let dropped = state.withLock { state -> RingBuffer<Event> in
+    let dropped = state.withLock { state in
       state.isCancelled = true
-      defer { state.pending = RingBuffer() }
-      return state.pending
+      return replacing(&state.pending, with: RingBuffer())
     }
     // Events are released here, outside the lock: their deinit is user code.
     _ = dropped
   }
 
-  private func drain(for entry: Output<Event>.Entry) {
+  private func drain(for entry: Output<Event>.EventEntry) {
     while let event = nextEvent() {
       guard entry.deliver(event) else {
         // The responder deinitialised: nothing can ever be delivered again.

@@ -1,39 +1,37 @@
 // MARK: - Subscribing and cancelling
 
-extension Output: MemberOwner {
-  func add(_ entry: Entry, at location: CallSite) {
+extension Output: EntryOwner {
+  func add(_ entry: EventEntry, at location: CallSite) {
     guard replayCount == 0 else { return addReplaying(entry, at: location) }
-    let addition = state.withLock { $0.roster.add(entry, at: location) }
-    if addition.shouldPrune {
+    let change = state.withLock { $0.subscribers.add(entry, at: location) }
+    if change.shouldPrune {
       pruneDeadEntries()
     }
-    addition.membershipObserver?()
+    change.membershipObserver?()
   }
 
   /// `add` for an output with a replay window: the new entry may have events to receive first. Kept out of `add`,
-  /// whose unspecialised code would otherwise look up the generic action type's metadata on every subscribe.
+  /// whose unspecialised code would otherwise look up the generic step type's metadata on every subscribe.
   @inline(never)
-  private func addReplaying(_ entry: Entry, at location: CallSite) {
+  private func addReplaying(_ entry: EventEntry, at location: CallSite) {
     let thread = ThreadIdentity.current
-    let action = state.withLock { $0.subscribe(entry, at: location, from: thread) }
-    if let replay = action.replay {
-      deliverRounds(.replay(replay, entry), by: thread)
+    let step = state.withLock {
+      $0.machine.subscribe(entry, at: location, from: thread, subscribers: &$0.subscribers)
     }
-    if action.shouldPrune {
+    if step.change.shouldPrune {
       pruneDeadEntries()
     }
-    action.membershipObserver?()
+    deliverRounds(step, by: thread)
   }
 
   /// Removes `entry`; called by its handle's or its mailbox's `cancel()`.
   ///
-  /// Cancelling and pruning call the roster, not a method of the generic machine: on this unspecialised path that
-  /// would cost a subscribe-and-cancel cycle 2,776 instructions instead of 2,435 (callgrind).
-  func remove(_ entry: DeliveryMember) {
+  /// Cancelling and pruning call the subscriber list, not a method of the generic machine: on this unspecialised
+  /// path that would cost a generic metadata lookup per cancel.
+  func remove(_ entry: Entry) {
     let thread = ThreadIdentity.current
-    if case .changed(let observer) = state.withLock({ $0.roster.cancel(entry, from: thread) }) {
-      observer?()
-    }
+    let change = state.withLock { $0.subscribers.cancel(entry, from: thread) }
+    change.membershipObserver?()
   }
 }
 
@@ -43,7 +41,7 @@ extension Output {
   /// The number of subscriptions not yet removed. Unlike ``subscriberCount`` it does not look at responders, so
   /// it may still count one that deinitialised and has not been pruned yet.
   package var occupiedCount: Int {
-    state.withLock { $0.roster.memberCount }
+    state.withLock { $0.subscribers.count }
   }
 
   /// Sets the function called, with no lock held, after subscriptions were added or removed.
@@ -51,9 +49,8 @@ extension Output {
   /// A broadcaster uses it to connect on the first subscriber and disconnect after the last. Calls may arrive
   /// from several threads and in any order; read ``occupiedCount`` to learn the current state.
   package func setMembershipObserver(_ observer: (@Sendable () -> Void)?) {
-    var observer = observer
-    state.withLock { swap(&$0.membershipObserver, &observer) }
-    _ = observer  // the old observer, released here with no lock held
+    let old = state.withLock { replacing(&$0.subscribers.membershipObserver, with: observer) }
+    _ = old  // released here, with no lock held
   }
 
   /// Removes subscriptions whose responder has deinitialised.
@@ -61,25 +58,24 @@ extension Output {
   /// Weak references are read outside the lock: reading one retains the responder, and the matching release could
   /// run its `deinit`, which is user code.
   package func pruneDeadEntries() {
-    let snapshot = state.withLock { $0.members }
-    var dead: [DeliveryMember] = []
-    for case let member? in snapshot where !unsafeDowncast(member, to: Entry.self).isTargetAlive {
-      dead.append(member)
+    let entries = state.withLock { $0.subscribers.entries }
+    var dead: [Entry] = []
+    for case let entry? in entries where !unsafeDowncast(entry, to: EventEntry.self).isTargetAlive {
+      dead.append(entry)
     }
     guard !dead.isEmpty else { return }
-    if case .changed(let observer) = state.withLock({ $0.roster.removeDead(dead) }) {
-      observer?()
-    }
+    let change = state.withLock { $0.subscribers.removeDead(dead) }
+    change.membershipObserver?()
   }
 }
 
 extension Output: CustomDebugStringConvertible {
   /// The live subscriptions, with where each was made and its delivery context.
   public var debugDescription: String {
-    let (snapshot, callSites) = state.withLock { ($0.members, $0.roster.callSites) }
+    let (entries, callSites) = state.withLock { ($0.subscribers.entries, $0.subscribers.callSites) }
     var lines: [String] = []
-    for case let member? in snapshot {
-      let entry = unsafeDowncast(member, to: Entry.self)
+    for case let entry? in entries {
+      let entry = unsafeDowncast(entry, to: EventEntry.self)
       guard entry.isTargetAlive else { continue }
       lines.append(
         "  #\(lines.count + 1) \(entry.targetDescription) at \(callSites.site(entry.callSite))"

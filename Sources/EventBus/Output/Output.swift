@@ -27,12 +27,23 @@
 /// The Runtime Behavior article in the documentation covers all of them.
 public final class Output<Event: Sendable>: Sendable {
   @usableFromInline typealias Machine = DeliveryStateMachine<Event>
+  @usableFromInline typealias Step = Machine.Step
+
+  /// The state behind the output's lock.
+  @usableFromInline
+  struct State: Sendable {
+    /// First, and not generic: a subscribe or a cancel, which run unspecialised, reach it with no generic metadata.
+    @usableFromInline var subscribers = SubscriberList()
+    @usableFromInline var machine: Machine
+  }
 
   /// How many past events a new subscriber receives before the live ones.
   public let replayCount: Int
-  @usableFromInline let state: LockedState<Machine>
+  @usableFromInline let state: LockedState<State>
   /// Who holds the delivery: claimed and let go with no lock by a `send` that needs nothing else (see `send`).
   @usableFromInline let latch: DeliveryLatch
+  /// The entries a round delivers to, read with no lock by the thread that holds the delivery.
+  @usableFromInline let round: RoundEntries
 
   /// Creates an output.
   ///
@@ -41,9 +52,10 @@ public final class Output<Event: Sendable>: Sendable {
   ///   keeps no history; a negative value counts as `0`.
   public init(replay: Int = 0) {
     replayCount = Swift.max(0, replay)
-    let machine = Machine(replayLimit: replay)
-    latch = machine.roster.latch
-    state = LockedState(machine)
+    let initial = State(machine: Machine(replayCount: replay))
+    latch = initial.subscribers.latch
+    round = initial.subscribers.round
+    state = LockedState(initial)
     LiveObjects.created("Output", for: Event.self)
   }
 
@@ -65,20 +77,17 @@ public final class Output<Event: Sendable>: Sendable {
   public func send(_ event: Event) {
     let thread = ThreadIdentity.current
     // The common case takes no lock: nobody delivers, and there is no replay window or trace to update. The sender
-    // claims the delivery, delivers to the published list, which stays frozen while it holds the delivery, and lets
-    // go, unless meanwhile a change was staged or an event queued for it (`DeliveryLatch`).
+    // claims the delivery, delivers to the round's entries, which stay frozen while it holds the delivery, and lets
+    // go, unless meanwhile a change was made or an event queued for it (`DeliveryLatch`).
     if replayCount == 0, !latch.sendNeedsLock, latch.tryClaim(for: thread) {
-      let deadFound = deliverToPublished(event)
+      let deadFound = Self.deliver(event, to: round.elements.pointee)
       if !deadFound, latch.tryRelease(by: thread) { return }
       deliverRounds(finishRound(deadFound: deadFound, by: thread), by: thread)
       return
     }
-    var leftovers = Machine.Leftovers()
-    let (next, trace) = state.withLock { ($0.send(event, from: thread, leftovers: &leftovers), $0.trace) }
-    trace?(event)
-    deliverRounds(next, by: thread)
-    // `leftovers` goes here, with no lock held: it may hold the last reference to an event that left the replay
-    // window, whose deinit is user code.
+    let step = state.withLock { $0.machine.send(event, from: thread, subscribers: &$0.subscribers) }
+    step.trace?(event)
+    deliverRounds(step, by: thread)
   }
 
   /// A hook called on the sending thread for every `send`, for logging and debugging. `nil` by default.
@@ -86,14 +95,13 @@ public final class Output<Event: Sendable>: Sendable {
   /// It runs before the event is delivered (or after it is queued), with no lock held. The output holds the hook
   /// strongly: a hook that captures the output makes a cycle until you set `trace` back to `nil`.
   public var trace: (@Sendable (Event) -> Void)? {
-    get { state.withLock { $0.trace } }
+    get { state.withLock { $0.machine.trace } }
     set {
-      var hook = newValue
-      state.withLock {
-        swap(&$0.trace, &hook)
-        latch.setSendNeedsLock($0.trace != nil)
+      let old = state.withLock { state in
+        latch.setSendNeedsLock(newValue != nil)
+        return replacing(&state.machine.trace, with: newValue)
       }
-      _ = hook  // the old hook, released here with no lock held
+      _ = old  // released here, with no lock held: the hook's captures may have a deinit
     }
   }
 
@@ -104,9 +112,9 @@ public final class Output<Event: Sendable>: Sendable {
   ///
   /// - Complexity: O(*n*).
   public var subscriberCount: Int {
-    let snapshot = state.withLock { $0.members }
+    let entries = state.withLock { $0.subscribers.entries }
     var count = 0
-    for case let member? in snapshot where unsafeDowncast(member, to: Entry.self).isTargetAlive {
+    for case let entry? in entries where unsafeDowncast(entry, to: EventEntry.self).isTargetAlive {
       count += 1
     }
     return count
@@ -138,7 +146,7 @@ public final class Output<Event: Sendable>: Sendable {
   ///
   /// - Complexity: O(1).
   public var pendingCount: Int {
-    state.withLock { $0.pendingCount }
+    state.withLock { $0.machine.pendingCount }
   }
 
   /// A view of this output that can subscribe but not send, for an owner that keeps `send` to itself.
@@ -161,7 +169,7 @@ extension Output: EventStream {
   ) -> ResponderSubscription {
     let entry = responderEntry(responder, handler: handler, context: context)
     add(entry, at: callSite)
-    return ResponderSubscription(target: SubscriptionHandle(owner: self, member: entry))
+    return ResponderSubscription(target: SubscriptionHandle(owner: self, entry: entry))
   }
 
   public func _subscribe(
@@ -171,6 +179,6 @@ extension Output: EventStream {
   ) -> EventSubscription {
     let entry = handlerEntry(handler, context: context)
     add(entry, at: callSite)
-    return EventSubscription(target: SubscriptionHandle(owner: self, member: entry))
+    return EventSubscription(target: SubscriptionHandle(owner: self, entry: entry))
   }
 }

@@ -1,0 +1,185 @@
+/// An output's events: what is queued for the thread that holds the delivery, and the replay window. Decided under
+/// the output's lock and carried out by the caller with no lock held, as `ConnectionStateMachine` does for a
+/// broadcaster.
+///
+/// One thread at a time *holds the delivery*: the first `send` (or the first `subscribe` with events to replay) that
+/// finds the output idle. It delivers with no lock held, reports the end of the round
+/// (``finishRound(deadFound:by:subscribers:)``) and carries out the step that returns, the next queued event or
+/// replay window, until it is `.idle`. Every other `send` meanwhile only queues its event, so events reach
+/// subscribers one at a time, in order, with constant stack depth for sends from inside a handler (G2, G3).
+///
+/// The machine is a value with no user code in it, so every transition is unit-tested on its own. Who is subscribed,
+/// and who holds the delivery, it is given: the ``SubscriberList``, the only part of the state that touches the latch
+/// under the lock. An output's common `send` claims and releases the latch with no lock and never reaches the machine.
+@usableFromInline
+struct DeliveryStateMachine<Event> {
+  /// What the thread that holds the delivery does next.
+  @usableFromInline
+  enum Action {
+    /// Deliver this event to these entries (the list's ``SubscriberList/roundEntries``), then report
+    /// ``finishRound(deadFound:by:subscribers:)``.
+    case deliver(Event, EntryList)
+    /// Hand a replay window to a subscriber that joined, then report ``finishReplay(to:deadFound:by:subscribers:)``.
+    case replay(ContiguousArray<Event>, Entry)
+    /// Nothing to do: after `send`, another thread holds the delivery and will deliver the queued event; at the end
+    /// of a round, the queue is empty and the caller no longer holds the delivery.
+    case idle
+  }
+
+  /// What every locked step returns: the action, and everything the step took out of the state. The caller carries
+  /// out the action and drops the step after unlocking, so no `deinit` (user code) runs under the lock.
+  @usableFromInline
+  struct Step {
+    @usableFromInline var action: Action
+    /// What the subscriber list released, and the membership observer to call.
+    @usableFromInline var change = SubscriberList.Change()
+    /// An event that left the replay window.
+    @usableFromInline var droppedEvent: Event?
+    /// Replay windows of subscribers cancelled before their turn.
+    @usableFromInline var droppedReplays: [Replay]?
+    /// The output's trace hook, which a `send` calls.
+    @usableFromInline var trace: (@Sendable (Event) -> Void)?
+
+    @inlinable
+    init(_ action: Action) {
+      self.action = action
+    }
+  }
+
+  @usableFromInline
+  struct Replay {
+    @usableFromInline var events: ContiguousArray<Event>
+    @usableFromInline var entry: Entry
+  }
+
+  /// How many sent events a new subscriber receives first.
+  @usableFromInline let replayCount: Int
+  /// Events sent during a round, oldest first.
+  @usableFromInline var pending = RingBuffer<Event>()
+  /// Replay windows of subscribers that joined during a round.
+  @usableFromInline var pendingReplays = RingBuffer<Replay>()
+  /// The last `replayCount` events delivered.
+  @usableFromInline var replay = RingBuffer<Event>()
+  @usableFromInline var trace: (@Sendable (Event) -> Void)?
+
+  @usableFromInline
+  init(replayCount: Int) {
+    self.replayCount = Swift.max(0, replayCount)
+  }
+
+  /// Events waiting for the delivering thread.
+  @inlinable
+  var pendingCount: Int { pending.count }
+
+  // MARK: Sending
+
+  /// An event was sent from `thread`, on the path that takes the lock. `.deliver` makes the caller the holder of the
+  /// delivery.
+  @inlinable
+  mutating func send(_ event: Event, from thread: ThreadIdentity, subscribers: inout SubscriberList) -> Step {
+    guard subscribers.claimOrMarkPending(for: thread) else {
+      pending.append(event)
+      var step = Step(.idle)
+      step.trace = trace
+      return step
+    }
+    var step = Step(.deliver(event, subscribers.roundEntries))
+    step.droppedEvent = record(event)
+    step.trace = trace
+    return step
+  }
+
+  /// The holder of the delivery, `thread`, finished a round over the round's entries; `deadFound` says whether a
+  /// responder was found deinitialised.
+  @inlinable
+  mutating func finishRound(deadFound: Bool, by thread: ThreadIdentity, subscribers: inout SubscriberList) -> Step {
+    next(for: thread, after: subscribers.finishRound(deadFound: deadFound), subscribers: &subscribers)
+  }
+
+  /// The holder of the delivery handed a replay window to `entry`; `deadFound` says whether its responder was found
+  /// deinitialised.
+  @usableFromInline
+  mutating func finishReplay(
+    to entry: Entry, deadFound: Bool, by thread: ThreadIdentity, subscribers: inout SubscriberList
+  ) -> Step {
+    // A dead entry is removed first, from the changed copy (the holder keeps the round's list frozen), and the copy
+    // is then installed with any change made meanwhile: a change left behind would outlive the delivery.
+    let removed = deadFound ? subscribers.remove(entry).removed : nil
+    var change = subscribers.finishRound(deadFound: false)
+    if removed != nil {
+      change.removed = removed
+      change.membershipObserver = subscribers.membershipObserver
+    }
+    return next(for: thread, after: change, subscribers: &subscribers)
+  }
+
+  /// The next replay window or queued event for the holder of the delivery, `thread`; `.idle` frees the delivery.
+  @inlinable
+  mutating func next(
+    for thread: ThreadIdentity, after change: SubscriberList.Change, subscribers: inout SubscriberList
+  ) -> Step {
+    var droppedReplays: [Replay]?
+    if !pendingReplays.isEmpty, let replay = nextReplay(dropping: &droppedReplays) {
+      subscribers.settle(holder: thread, keeping: true)
+      var step = Step(.replay(replay.events, replay.entry))
+      step.change = change
+      step.droppedReplays = droppedReplays
+      return step
+    }
+    guard let event = pending.popFirst() else {
+      subscribers.settle(holder: thread, keeping: false)
+      var step = Step(.idle)
+      step.change = change
+      step.droppedReplays = droppedReplays
+      return step
+    }
+    subscribers.settle(holder: thread, keeping: true)
+    var step = Step(.deliver(event, subscribers.roundEntries))
+    step.change = change
+    step.droppedEvent = record(event)
+    step.droppedReplays = droppedReplays
+    return step
+  }
+
+  /// Adds `event`, about to be delivered, to the replay window; returns the event that left it.
+  @inlinable
+  mutating func record(_ event: Event) -> Event? {
+    guard replayCount > 0 else { return nil }
+    return replay.append(event, keepingAtMost: replayCount)
+  }
+
+  /// The next replay window whose subscriber is still there; cancelled ones go to `dropped`.
+  @usableFromInline
+  mutating func nextReplay(dropping dropped: inout [Replay]?) -> Replay? {
+    while let replay = pendingReplays.popFirst() {
+      if !replay.entry.isRemoved {
+        return replay
+      }
+      dropped = (dropped ?? []) + [replay]
+    }
+    return nil
+  }
+
+  // MARK: Membership
+
+  /// `entry` subscribes at `location` from `thread`, to an output with a replay window: the caller may become the
+  /// holder of the delivery, to hand the window over (`.replay`). An output without one calls the list directly
+  /// (``SubscriberList/add(_:at:)``).
+  mutating func subscribe(
+    _ entry: Entry, at location: CallSite, from thread: ThreadIdentity, subscribers: inout SubscriberList
+  ) -> Step {
+    var step = Step(.idle)
+    step.change = subscribers.add(entry, at: location)
+    if !replay.isEmpty {
+      if subscribers.claimOrMarkPending(for: thread) {
+        step.action = .replay(replay.elements, entry)
+      } else {
+        pendingReplays.append(Replay(events: replay.elements, entry: entry))
+      }
+    }
+    return step
+  }
+}
+
+extension DeliveryStateMachine: Sendable where Event: Sendable {}
+extension DeliveryStateMachine.Replay: Sendable where Event: Sendable {}

@@ -1,0 +1,69 @@
+/// One subscription in an output's subscriber list, as the list and the delivery loop see it: its slot, and the flags
+/// of a round.
+///
+/// A class of its own, not generic: the list's code then needs no generic metadata at run time. A subscribe or a
+/// cancel runs unspecialised (the caller's event type is unknown in this module), and there each lookup of a generic
+/// type's metadata costs about 300 instructions, a third of a subscribe-and-cancel cycle. `Output.EventEntry` adds
+/// what depends on the event type.
+///
+/// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock. `isSkipped` and `isDead`
+/// belong to the thread that holds the delivery (see ``DeliveryLatch``).
+@usableFromInline
+class Entry {
+  /// Position in the subscriber list. 32 bits keep every subscriber 8 bytes smaller.
+  final var slot: Int32 = 0
+  /// Removed from the list: cancelled, or found dead.
+  final var isRemoved = false
+  /// Cancelled by a handler on the delivering thread: skipped for the rest of the round.
+  @exclusivity(unchecked) @usableFromInline
+  final var isSkipped = false
+  /// Its responder was found deinitialised during the round.
+  @exclusivity(unchecked) @usableFromInline
+  final var isDead = false
+  /// Where it subscribed, numbered in the list's `CallSiteTable`. Set under the owner's lock, then immutable.
+  final var callSite: CallSiteTable.ID = 0
+
+  // The flags read and written only by code compiled in this module stay internal: whole-module optimisation proves
+  // their accesses exclusive and removes the runtime's dynamic exclusivity checks. The two round flags are also read
+  // and written by the delivery loop, inlined into the caller's module, where that proof cannot be made; they opt out
+  // of the checks instead, which is sound because only the thread that holds the delivery touches them.
+
+  @usableFromInline
+  init() {}
+
+  /// Drops what waits in the entry's mailbox and refuses more. Entries delivered immediately have none.
+  func closeMailbox() {}
+}
+
+/// The owner of a subscriber list: an output, which a handle asks to remove its entry.
+protocol EntryOwner: AnyObject, Sendable {
+  /// Removes `entry`, if it is still there; called by the handle's `cancel()`.
+  func remove(_ entry: Entry)
+}
+
+/// What a subscriber's handle cancels: the entry, and the way back to its owner.
+///
+/// The entry does not keep the way back itself, which keeps it 8 bytes smaller; and the handle is not generic, so
+/// making one needs no generic metadata on the unspecialised subscribe path.
+final class SubscriptionHandle: SubscriptionTarget {
+  /// Weak: a handle kept after its output is gone must not keep the output alive.
+  private weak var owner: (any EntryOwner)?
+  private let entry: Entry
+
+  init(owner: any EntryOwner, entry: Entry) {
+    self.owner = owner
+    self.entry = entry
+  }
+
+  func cancel() {
+    owner?.remove(entry)
+    entry.closeMailbox()
+  }
+}
+
+// `slot` and `isRemoved` are guarded by the owner's lock; `isSkipped` and `isDead` are confined to the thread that
+// holds the delivery, handed from one delivering thread to the next through the latch.
+extension Entry: @unchecked Sendable {}
+
+// The owner is a weak reference and the entry is `Sendable`; both are set once.
+extension SubscriptionHandle: @unchecked Sendable {}

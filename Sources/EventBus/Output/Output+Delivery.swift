@@ -1,0 +1,88 @@
+// MARK: - Delivery: the steps the holder of the delivery carries out, with no lock held
+
+extension Output {
+  /// Hands `event` to every entry of `entries` not skipped. Returns whether a responder was found deinitialised.
+  ///
+  /// The hot loop of the library, inlined into the caller's module and specialised for its event type. Two choices
+  /// keep it near a hand-written loop over weak references (measured in Benchmarks/METHODOLOGY.md):
+  /// - `entries` holds every entry for the whole loop, so each entry is borrowed rather than retained and released.
+  /// - An entry delivered immediately is read here and its handler called from here, chosen by its `route`, rather
+  ///   than through a virtual call into the entry. Queued entries, rare and costly anyway, still take that call.
+  @inlinable @inline(__always)
+  static func deliver(_ event: Event, to entries: UnsafeBufferPointer<Entry?>) -> Bool {
+    assert(MemoryLayout<Entry?>.stride == MemoryLayout<UnsafeRawPointer?>.stride)
+    guard let base = UnsafeRawPointer(entries.baseAddress) else { return false }
+    var deadFound = false
+    // Each slot is an `Entry?`: one nullable object pointer, read as a raw pointer and borrowed.
+    for offset in 0..<entries.count {
+      guard
+        let object = base.load(
+          fromByteOffset: offset &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
+      else { continue }
+      Unmanaged<EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
+        guard !entry.isSkipped else { return }
+        switch entry.route {
+        case .responder:
+          if !unsafeDowncast(entry, to: ResponderEntry.self).deliverNow(event) {
+            entry.isDead = true
+            deadFound = true
+          }
+        case .handler:
+          unsafeDowncast(entry, to: HandlerEntry.self).handler(event)
+        case .mailbox:
+          if !entry.receive(event) {
+            entry.isDead = true
+            deadFound = true
+          }
+        }
+      }
+    }
+    return deadFound
+  }
+
+  /// Carries out `first` and every step after it until the machine has nothing left for this thread. Called by the
+  /// thread that holds the delivery (or by a `send` that found another thread holding it, with `.idle`), with no
+  /// lock held.
+  ///
+  /// Each step is dropped when the next one replaces it, after the lock that made the next one is released: a step
+  /// may hold the last reference to a removed entry, an event or a list, whose `deinit` is user code.
+  @inlinable
+  func deliverRounds(_ first: consuming Step, by thread: ThreadIdentity) {
+    var step = first
+    while true {
+      step.change.membershipObserver?()
+      switch step.action {
+      case .idle:
+        return
+      case .deliver(let event, let entries):
+        let deadFound = entries.withUnsafeBufferPointer { Self.deliver(event, to: $0) }
+        step = finishRound(deadFound: deadFound, by: thread)
+      case .replay(let events, let entry):
+        // Every entry of an output's list is one of its event entries.
+        let deadFound = Self.deliver(events, to: unsafeDowncast(entry, to: EventEntry.self))
+        step = state.withLock {
+          $0.machine.finishReplay(to: entry, deadFound: deadFound, by: thread, subscribers: &$0.subscribers)
+        }
+      }
+    }
+  }
+
+  /// Reports, as the holder of the delivery, `thread`, the end of a round over the round's entries, and returns the
+  /// next step.
+  @inlinable
+  func finishRound(deadFound: Bool, by thread: ThreadIdentity) -> Step {
+    state.withLock { $0.machine.finishRound(deadFound: deadFound, by: thread, subscribers: &$0.subscribers) }
+  }
+
+  /// Hands a replay window to one entry that just subscribed. Returns whether its responder was found deinitialised.
+  @usableFromInline
+  static func deliver(_ events: ContiguousArray<Event>, to entry: EventEntry) -> Bool {
+    for event in events where !entry.isSkipped && !entry.isDead {
+      if !entry.receive(event) {
+        entry.isDead = true
+        return true
+      }
+    }
+    return false
+  }
+}
