@@ -34,7 +34,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case .sourceFanout: [.perObserver, .broadcaster]
     case .upstream: [.perObserver, .broadcaster]
     case .subscribeCancel: [.perObserver, .output, .broadcaster]
-    case .memory: [.perObserver, .output, .broadcaster]
+    case .memory: [.perObserver, .output, .outputToken, .broadcaster]
     }
   }
 

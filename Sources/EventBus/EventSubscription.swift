@@ -1,14 +1,26 @@
+import CEventBusAtomics
+
 /// Something that can be cancelled: an ``EventSubscription`` or a ``ResponderSubscription``.
 public protocol EventCancellable: Sendable {
   /// Ends the subscription. Calling it again does nothing.
   func cancel()
 }
 
-/// What a subscription handle points at. Output entries and broadcaster subscriptions conform.
-package protocol SubscriptionTarget: AnyObject, Sendable {
-  /// Idempotent; must not wait for a handler running on another thread.
-  func cancel()
+/// What a token or a handle ends: an output's entry, a handle to one, or a cancel action.
+///
+/// A class, not a protocol, so that a token keeps it in one word that an atomic exchange can take. Subclasses override
+/// ``cancel()``; the base has nothing to end.
+@usableFromInline
+class SubscriptionTarget {
+  @usableFromInline
+  init() {}
+
+  /// Ends the subscription. Idempotent; never waits for a handler running on another thread.
+  func cancel() {}
 }
+
+// Subclasses say what protects their state; the base has none.
+extension SubscriptionTarget: @unchecked Sendable {}
 
 /// A token-owned subscription: it lives until you cancel it or release the token.
 ///
@@ -26,12 +38,14 @@ package protocol SubscriptionTarget: AnyObject, Sendable {
 /// `cancel()` is idempotent and returns at once. After it returns, no event sent later reaches the handler,
 /// and nothing more is delivered to it on the cancelling thread (G4).
 public final class EventSubscription: EventCancellable, Hashable {
-  // Emptied by the first `cancel()`: a cancelled token that still sits in a set must not keep the handler, and
-  // everything it captures, alive (that would also keep a retain cycle through the token's owner).
-  private let target: LockedState<(any SubscriptionTarget)?>
+  // The only stored property: a retained reference to the target, as a word, taken by the first `cancel()` with one
+  // atomic exchange, which leaves 0. So a cancelled token that still sits in a set keeps nothing alive (not the
+  // handler, nor what it captures, which could make a retain cycle through the token's owner), and a token is one
+  // small object with no lock of its own.
+  private var targetWord: UInt
 
-  package init(target: any SubscriptionTarget) {
-    self.target = LockedState(target)
+  init(target: SubscriptionTarget) {
+    targetWord = UInt(bitPattern: Unmanaged.passRetained(target).toOpaque())
   }
 
   /// Wraps any cancel action, so other kinds of observation can be stored beside subscriptions.
@@ -50,9 +64,12 @@ public final class EventSubscription: EventCancellable, Hashable {
   /// Returns at once, without waiting for a handler running on another thread. After it returns, no event sent later
   /// reaches the handler; events already queued for a `.main` or `.queue` handler are dropped.
   public func cancel() {
-    let target = target.take()
+    // Read and written only through this exchange once the token is made.
+    let word = eventbus_atomic_exchange(
+      _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self), 0)
+    guard let pointer = UnsafeRawPointer(bitPattern: word) else { return }
     // Released after cancelling, with no lock held: it may be the last reference to the handler.
-    target?.cancel()
+    Unmanaged<SubscriptionTarget>.fromOpaque(pointer).takeRetainedValue().cancel()
   }
 
   /// Keeps the subscription alive as long as the set holds it.
@@ -86,9 +103,9 @@ public final class EventSubscription: EventCancellable, Hashable {
 /// **not** end it. Keep the handle only if you want to end the subscription early with ``cancel()`` (an observer
 /// that stops observing while its responder lives on).
 public struct ResponderSubscription: EventCancellable, Hashable {
-  private let target: any SubscriptionTarget
+  private let target: SubscriptionTarget
 
-  package init(target: any SubscriptionTarget) {
+  init(target: SubscriptionTarget) {
     self.target = target
   }
 
@@ -126,16 +143,21 @@ public struct ResponderSubscription: EventCancellable, Hashable {
   }
 }
 
-/// A cancel action run at most once.
+/// A cancel action, run by the token that holds it, which cancels at most once.
 private final class CancelAction: SubscriptionTarget {
-  private let action: LockedState<(@Sendable () -> Void)?>
+  private let action: @Sendable () -> Void
 
   init(_ action: @escaping @Sendable () -> Void) {
-    self.action = LockedState(action)
+    self.action = action
   }
 
-  func cancel() {
-    let action = action.take()
-    action?()
+  override func cancel() {
+    action()
   }
 }
+
+// The action is immutable and `@Sendable`.
+extension CancelAction: @unchecked Sendable {}
+
+// The target word is read and written only by one atomic exchange after `init`.
+extension EventSubscription: @unchecked Sendable {}

@@ -20,6 +20,11 @@ static inline void eventbus_atomic_store_release(uintptr_t *word, uintptr_t valu
   __atomic_store_n(word, value, __ATOMIC_RELEASE);
 }
 
+/// Stores `value` in `*word` and returns what was there. Acquire and release.
+static inline uintptr_t eventbus_atomic_exchange(uintptr_t *word, uintptr_t value) {
+  return __atomic_exchange_n(word, value, __ATOMIC_ACQ_REL);
+}
+
 /// Replaces `*word` with `desired` if it equals `*expected`, and returns true. Otherwise stores the value found in
 /// `*expected` and returns false. Acquire and release on success, acquire on failure.
 static inline bool eventbus_atomic_compare_exchange(uintptr_t *word, uintptr_t *expected, uintptr_t desired) {

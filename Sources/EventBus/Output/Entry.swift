@@ -9,7 +9,7 @@
 /// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock. `isSkipped` and `isDead`
 /// belong to the thread that holds the delivery (see ``DeliveryLatch``).
 @usableFromInline
-class Entry {
+class Entry: SubscriptionTarget {
   /// Position in the subscriber list. 32 bits keep every subscriber 8 bytes smaller.
   final var slot: Int32 = 0
   /// Removed from the list: cancelled, or found dead.
@@ -29,7 +29,7 @@ class Entry {
   // of the checks instead, which is sound because only the thread that holds the delivery touches them.
 
   @usableFromInline
-  init() {}
+  override init() {}
 
   /// Drops what waits in the entry's mailbox and refuses more. Entries delivered immediately have none.
   func closeMailbox() {}
@@ -41,10 +41,10 @@ protocol EntryOwner: AnyObject, Sendable {
   func remove(_ entry: Entry)
 }
 
-/// What a subscriber's handle cancels: the entry, and the way back to its owner.
+/// What a responder subscription's handle cancels: the entry, and the way back to its owner.
 ///
-/// The entry does not keep the way back itself, which keeps it 8 bytes smaller; and the handle is not generic, so
-/// making one needs no generic metadata on the unspecialised subscribe path.
+/// A responder entry does not keep the way back itself, which keeps it in a 64-byte heap block; and the handle is not
+/// generic, so making one needs no generic metadata on the unspecialised subscribe path.
 final class SubscriptionHandle: SubscriptionTarget {
   /// Weak: a handle kept after its output is gone must not keep the output alive.
   private weak var owner: (any EntryOwner)?
@@ -55,7 +55,7 @@ final class SubscriptionHandle: SubscriptionTarget {
     self.entry = entry
   }
 
-  func cancel() {
+  override func cancel() {
     owner?.remove(entry)
     entry.closeMailbox()
   }

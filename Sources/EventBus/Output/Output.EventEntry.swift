@@ -17,9 +17,10 @@ extension Output {
   ///
   /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap block. It holds
   /// the round's bookkeeping and its call site's number (`Entry`), its route, and in the subclass the handler and the
-  /// responder. What only some subscriptions need lives elsewhere: the way back to the output, which `cancel()`
-  /// needs, in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of queued
-  /// delivery.
+  /// responder. What only some subscriptions need lives elsewhere: a responder entry's way back to the output, which
+  /// `cancel()` needs, in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of
+  /// queued delivery. A handler entry keeps the way back itself, in room its heap block has anyway, and is its token's
+  /// target: a token-owned subscription is then two small objects, the token and the entry.
   @usableFromInline
   class EventEntry: Entry {
     /// What the delivery loop does with the entry. Immutable, so inlinable code reads it with no exclusivity check.
@@ -55,9 +56,9 @@ extension Output {
     /// The delivery context, for `debugDescription`.
     var contextDescription: String { "immediate" }
 
-    /// Ends the subscription from the entry's side: its mailbox found the responder deinitialised. Only an entry of
-    /// queued delivery has a mailbox, and only it keeps the way back to its output for this.
-    func cancel() {}
+    // `cancel()` is the target's: it ends the subscription. A handler entry is its token's target; a queued responder
+    // entry cancels itself when its mailbox finds the responder deinitialised. An immediate responder entry is ended
+    // through its handle, which knows the output, and has nothing to end itself.
   }
 
   /// A token-owned subscription's entry, delivered immediately.
@@ -65,10 +66,18 @@ extension Output {
   class HandlerEntry: EventEntry {
     @usableFromInline
     final let handler: @Sendable (Event) -> Void
+    /// Weak: a token kept after its output is gone must not keep the output alive.
+    private final weak var output: Output?
 
-    init(handler: @escaping @Sendable (Event) -> Void, route: EntryRoute = .handler) {
+    init(handler: @escaping @Sendable (Event) -> Void, output: Output, route: EntryRoute = .handler) {
       self.handler = handler
+      self.output = output
       super.init(route: route)
+    }
+
+    override final func cancel() {
+      output?.remove(self)
+      closeMailbox()
     }
 
     override final func deliver(_ event: Event) -> Bool {
@@ -86,9 +95,9 @@ extension Output {
   final class QueuedHandlerEntry: HandlerEntry {
     private let mailbox: Mailbox<Event>
 
-    init(handler: @escaping @Sendable (Event) -> Void, mailbox: Mailbox<Event>) {
+    init(handler: @escaping @Sendable (Event) -> Void, output: Output, mailbox: Mailbox<Event>) {
       self.mailbox = mailbox
-      super.init(handler: handler, route: .mailbox)
+      super.init(handler: handler, output: output, route: .mailbox)
     }
 
     override func receive(_ event: Event) -> Bool {
@@ -213,18 +222,18 @@ extension Output {
   }
 
   /// The entry for a token-owned `handler`, delivered in `context`.
-  func handlerEntry(_ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext) -> EventEntry {
+  func handlerEntry(_ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext) -> HandlerEntry {
     if case .immediate = context.kind {
-      return HandlerEntry(handler: handler)
+      return HandlerEntry(handler: handler, output: self)
     }
-    return QueuedHandlerEntry(handler: handler, mailbox: Mailbox(context: context))
+    return QueuedHandlerEntry(handler: handler, output: self, mailbox: Mailbox(context: context))
   }
 }
 
 // The bookkeeping is the base entry's.
 extension Output.EventEntry: @unchecked Sendable {}
 
-// The handler is immutable and `@Sendable`; the rest is the base entry's.
+// The handler is immutable and `@Sendable`, the output a weak reference set once; the rest is the base entry's.
 extension Output.HandlerEntry: @unchecked Sendable {}
 
 // The mailbox is immutable and `Sendable`; the rest is the handler entry's.

@@ -179,6 +179,6 @@ extension Output: EventStream {
   ) -> EventSubscription {
     let entry = handlerEntry(handler, context: context)
     add(entry, at: callSite)
-    return EventSubscription(target: SubscriptionHandle(owner: self, entry: entry))
+    return EventSubscription(target: entry)
   }
 }
