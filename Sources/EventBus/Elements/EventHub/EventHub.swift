@@ -45,6 +45,19 @@
 /// To reach the subscribers of a value's dynamic type, post it as that type, for example after a cast
 /// (`if let banner = announcement as? Banner { bus.post(banner) }`). Nothing is posted twice: a subscriber of a
 /// protocol or superclass does not receive the events posted as a conforming or derived type.
+///
+/// Swift *opens* an existential passed to a generic parameter, so inside a generic function the static type is the
+/// type of the value inside. Name the type with ``post(_:as:)`` where that is not the one you mean:
+///
+/// ```swift
+/// func relay<T: Sendable>(_ value: T, on bus: EventHub) { bus.post(value) }
+/// func announce<T: Announcement>(_ value: T, on bus: EventHub) { bus.post(value, as: (any Announcement).self) }
+///
+/// relay(announcement, on: bus)      // subscribers of Banner.self: inside relay, T is Banner
+/// announce(announcement, on: bus)   // subscribers of (any Announcement).self
+/// ```
+///
+/// A class instance held as its superclass is not opened: a generic function receives it as the superclass.
 public final class EventHub: Sendable {
   private let channels = LockedState<[ObjectIdentifier: Channel]>([:])
 
@@ -63,7 +76,9 @@ public final class EventHub: Sendable {
   /// ```
   ///
   /// `Event` is the type the compiler sees at the call site: an existential argument such as an `any Announcement`
-  /// is posted as `any Announcement`, not as the type of the value inside it (see "Routing by static type").
+  /// is posted as `any Announcement`, not as the type of the value inside it. Inside a generic function that
+  /// received the existential as `T`, `T` is the type of the value inside; pass `type` there to post as the
+  /// protocol (see "Routing by static type").
   ///
   /// - Parameters:
   ///   - event: The event.
