@@ -115,7 +115,7 @@ public final class EventHub: Sendable {
   /// The number of live subscribers of `type`: not cancelled, and whose responder, if any, is alive.
   ///
   /// Reading it only counts, and creates nothing. A channel whose last responder deinitialised is released when the
-  /// next event of `type` finds it gone, or at a periodic sweep.
+  /// next event of `type` finds it gone, at a periodic sweep, or by ``pruneDeadSubscribers()``.
   ///
   /// - Parameter type: The event type.
   public func subscriberCount<Event: Sendable>(for type: Event.Type) -> Int {
@@ -124,14 +124,30 @@ public final class EventHub: Sendable {
     return unsafeDowncast(output, to: Output<Event>.self).subscriberCount
   }
 
-  /// The number of event types that currently have a channel, after pruning subscriptions whose responder
-  /// deinitialised. For tests and debugging.
-  var channelCount: Int {
+  /// Removes every subscription, of every event type, whose responder has deinitialised, and releases the channels
+  /// that are left without subscribers.
+  ///
+  /// A bus notices a deinitialised responder only when it next touches its subscription: the next event of its type,
+  /// or a periodic sweep on subscribe. A type that is rarely posted keeps its channel until then. Call this where you
+  /// know responders went away, such as after a screen closed, to free them at once.
+  ///
+  /// ```swift
+  /// settingsScreen = nil           // its subscriptions are dead, but not noticed yet
+  /// bus.pruneDeadSubscribers()     // noticed: removed, and a channel nobody else uses is released
+  /// ```
+  ///
+  /// - Complexity: O(*n*) for *n* subscriptions on the bus.
+  public func pruneDeadSubscribers() {
     let outputs = channels.withLock { $0.values.map(\.output) }
+    // Removing a channel's last subscription calls the bus back (see `withChannel`), which releases the channel.
     for output in outputs {
       output.pruneDeadEntries()
     }
-    return channels.withLock { $0.count }
+  }
+
+  /// The number of event types that currently have a channel. Only counts. For tests and debugging.
+  var channelCount: Int {
+    channels.withLock { $0.count }
   }
 }
 
