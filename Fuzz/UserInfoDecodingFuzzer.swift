@@ -1,8 +1,9 @@
 // A libFuzzer target for the notification payload decoders: it builds `userInfo` dictionaries from the fuzzer's bytes
-// (the real keyboard keys and random ones; numbers, Booleans, strings, dates, data, arrays, dictionaries, NSNull,
-// NSNumbers and NSValues of every shape) and feeds them to `KeyboardUserInfo(userInfo:)`,
-// `KeyboardEvent(notification:)` and a connected `KeyboardBroadcaster`. Decoding must never trap, and every posted
-// notification must be either delivered or reported as a decode failure. Built and run by Scripts/fuzz.sh.
+// (the real keyboard keys and random ones; numbers, Booleans, decimals, strings, dates, data, arrays, dictionaries,
+// NSNull, NSNumbers and NSValues of every shape) and feeds them to `KeyboardUserInfo(userInfo:)`,
+// `KeyboardEvent(notification:)` and a connected `KeyboardBroadcaster`. Decoding must never trap, a payload that
+// decodes must hold no Boolean or decimal under a number key, and every posted notification must be either delivered
+// or reported as a decode failure. Built and run by Scripts/fuzz.sh.
 
 import Broadcasters
 import EventBus
@@ -63,7 +64,7 @@ func makeKey(_ reader: inout ByteReader) -> AnyHashable {
 }
 
 func makeValue(_ reader: inout ByteReader, depth: Int = 0) -> Any {
-  switch reader.byte() % 26 {
+  switch reader.byte() % 27 {
   case 0: return Int(bitPattern: UInt(reader.uint64()))
   case 1: return Int(Int8(bitPattern: reader.byte()))
   case 2: return reader.double()
@@ -100,8 +101,24 @@ func makeValue(_ reader: inout ByteReader, depth: Int = 0) -> Any {
     }
     return dictionary
   case 24: return NSNull()
+  case 25: return Decimal(Int(Int8(bitPattern: reader.byte()))) / 4
   default: return NSObject()
   }
+}
+
+/// The keys that hold numbers, where neither a Boolean nor a decimal may decode.
+let numberKeys = [
+  KeyboardNotification.UserInfoKey.animationCurve, KeyboardNotification.UserInfoKey.animationDuration,
+]
+
+/// The class Foundation gives every Boolean `NSNumber`, a bridged Swift `Bool` included.
+let booleanNumberClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+func isBooleanOrDecimal(_ value: Any?) -> Bool {
+  guard let value else { return false }
+  if value is Decimal || value is NSDecimalNumber { return true }
+  guard let number = value as? NSNumber else { return false }
+  return ObjectIdentifier(type(of: number)) == booleanNumberClass
 }
 
 /// A valid keyboard `userInfo`, so that most inputs change a few keys of a payload that would otherwise decode.
@@ -149,6 +166,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let event = try? KeyboardEvent(notification: Notification(name: name, object: nil, userInfo: userInfo))
   guard (decoded == nil) == (event == nil) else {
     fatalError("KeyboardUserInfo and KeyboardEvent disagree on \(userInfo)")
+  }
+  if decoded != nil, let key = numberKeys.first(where: { isBooleanOrDecimal(userInfo[$0]) }) {
+    fatalError("decoded a Boolean or a decimal under \(key) as a number: \(userInfo)")
   }
 
   let before = harness.counts

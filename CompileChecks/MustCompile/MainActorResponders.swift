@@ -46,8 +46,6 @@ final class ProfileViewModel: EventViewModel {
   var viewModel: AnyEventViewModel<ProfileAction, ProfileEvent>?
   var title = ""
 
-  func setupBindings() {}
-
   func handle(event: ProfileEvent) {
     if case .name(let name) = event { title = name }
   }

@@ -9,6 +9,10 @@ import Foundation
 /// Accepts both the Swift values that code on Linux posts (`Double`, `Int`, `Bool`, `CGRect`) and the Objective-C
 /// objects the system posts on Apple platforms (`NSNumber`, `NSValue`). Any other value, of any type, is a
 /// `.wrongType` failure: nothing here traps on what a poster put in the dictionary.
+///
+/// A Boolean is not a number, and a number is a Boolean only when it is 0 or 1; a decimal (`Decimal`,
+/// `NSDecimalNumber`) is neither. Both bridge to `NSNumber` and cast to every number type (`true as? Int` is 1), so
+/// they are told apart before any cast.
 struct UserInfoReader {
   let userInfo: [AnyHashable: Any]
 
@@ -20,6 +24,7 @@ struct UserInfoReader {
 
   func int(_ key: String) throws -> Int {
     let value = try self.value(key)
+    guard !NumberKind.isBooleanOrDecimal(value) else { throw mistyped(key, value, expected: "Int") }
     if let int = value as? Int { return int }
     // `Int(exactly:)` rather than `NSNumber.intValue`: a fraction, NaN or a number out of range is a wrong type, not
     // a truncated or wrapped integer.
@@ -29,8 +34,8 @@ struct UserInfoReader {
 
   func bool(_ key: String) throws -> Bool {
     let value = try self.value(key)
-    if let bool = value as? Bool { return bool }
-    // An Objective-C `BOOL` arrives as a number: 0 or 1. Any other number is not a Boolean.
+    if let bool = NumberKind.boolean(value) { return bool }
+    // An Objective-C `BOOL` may arrive as a plain number: 0 or 1. Any other number is not a Boolean.
     switch Self.number(value) {
     case 0: return false
     case 1: return true
@@ -51,8 +56,10 @@ struct UserInfoReader {
     throw mistyped(key, value, expected: "CGRect")
   }
 
-  /// A number of any kind as a `Double`: a Swift number (which bridges to `NSNumber`), a `CGFloat`, an `NSNumber`.
+  /// A binary number of any kind as a `Double`: a Swift number (which bridges to `NSNumber`), a `CGFloat`, an
+  /// `NSNumber`. `nil` for a Boolean or a decimal.
   private static func number(_ value: Any) -> Double? {
+    guard !NumberKind.isBooleanOrDecimal(value) else { return nil }
     if let double = value as? Double { return double }
     if let int = value as? Int { return Double(int) }
     if let cgFloat = value as? CGFloat { return Double(cgFloat) }
@@ -69,6 +76,43 @@ struct UserInfoReader {
 
   private func mistyped(_ key: String, _ value: Any, expected: String) -> DecodeFailure {
     DecodeFailure(key: key, reason: .wrongType(expected: expected, found: BoxedValue.describeType(of: value)))
+  }
+}
+
+/// Tells Booleans and decimals from binary numbers, whichever way they were boxed.
+///
+/// A Swift `Bool` bridges to the same `NSNumber` class as `NSNumber(value: true)`, which Foundation keeps apart from
+/// the other numbers on every platform; a Swift `Decimal` bridges to `NSDecimalNumber`.
+enum NumberKind {
+  /// The class of a Foundation-made Boolean `NSNumber` (`__NSCFBoolean`).
+  private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
+
+  /// The Swift types that a poster most often uses, which are neither Booleans nor decimals: checked first, so that
+  /// reading them does not box them into an `NSNumber`.
+  private static let binaryNumberTypes = [Double.self, Int.self, CGFloat.self].map { ObjectIdentifier($0) }
+
+  /// The value of a Boolean, Swift or boxed; `nil` for anything else, 0 and 1 included.
+  static func boolean(_ value: Any) -> Bool? {
+    if isSwiftBool(value) { return value as? Bool }
+    guard let number = value as? NSNumber, isBoolean(number) else { return nil }
+    return number.boolValue
+  }
+
+  /// Whether `value` is a Boolean or a decimal, Swift or boxed.
+  static func isBooleanOrDecimal(_ value: Any) -> Bool {
+    if binaryNumberTypes.contains(ObjectIdentifier(type(of: value))) { return false }
+    guard let number = value as? NSNumber else { return false }
+    return isBoolean(number) || number is NSDecimalNumber
+  }
+
+  /// Whether `value` is a Swift `Bool` (not a number that would cast to one).
+  static func isSwiftBool(_ value: Any) -> Bool {
+    ObjectIdentifier(type(of: value)) == ObjectIdentifier(Bool.self)
+  }
+
+  /// Whether `number` is a Foundation-made Boolean.
+  static func isBoolean(_ number: NSNumber) -> Bool {
+    ObjectIdentifier(type(of: number)) == booleanClass
   }
 }
 
@@ -102,8 +146,12 @@ enum BoxedValue {
     return String(cString: boxed.objCType)
   }
 
-  /// The type of `value` for a failure report: its Swift type, or for a boxed value `NSValue(<type encoding>)`.
+  /// The type of `value` for a failure report: its Swift type, for a boxed value `NSValue(<type encoding>)`, and
+  /// for a boxed Boolean `NSNumber(Bool)`.
   static func describeType(of value: Any) -> String {
+    if !NumberKind.isSwiftBool(value), let number = value as? NSNumber, NumberKind.isBoolean(number) {
+      return "NSNumber(Bool)"
+    }
     if let boxed = value as? NSValue, let encoding = encoding(of: boxed) {
       return "NSValue(\(encoding))"
     }

@@ -6,8 +6,9 @@ import Testing
 /// A value of one kind that a poster might put under a `userInfo` key, right or wrong.
 enum PayloadKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case missing, intFive, intZero, intOne, int8Three, uint64Max, floatTwo, doubleOneAndAHalf, doubleTwo, doubleNaN
-  case doubleInfinity, boolTrue, boolFalse, cgFloatOne, string, numberInt, numberDouble, numberBool, numberUInt64Max
-  case decimalHuge, decimalNaN, boxedRect, boxedPoint, boxedSize, boxedRange, boxedBytes, abstractBoxSubclass
+  case doubleInfinity, boolTrue, boolFalse, cgFloatOne, string, numberInt, numberDouble, numberBool, numberBoolFalse
+  case numberUInt64Max, decimalOne, decimalZero, decimalQuarter, decimalNumberOne, decimalHuge, decimalNaN
+  case boxedRect, boxedPoint, boxedSize, boxedRange, boxedBytes, abstractBoxSubclass
   case cgRect, cgPoint, cgSize, date, data, array, dictionary, null, url, object
 
   var testDescription: String { rawValue }
@@ -33,7 +34,12 @@ enum PayloadKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case .numberInt: NSNumber(value: 7)
     case .numberDouble: NSNumber(value: 0.25)
     case .numberBool: NSNumber(value: true)
+    case .numberBoolFalse: NSNumber(value: false)
     case .numberUInt64Max: NSNumber(value: UInt64.max)
+    case .decimalOne: Decimal(1)
+    case .decimalZero: Decimal(0)
+    case .decimalQuarter: Decimal(string: "0.25")!
+    case .decimalNumberOne: NSDecimalNumber(value: 1)
     case .decimalHuge: NSDecimalNumber(string: "1e100")
     case .decimalNaN: NSDecimalNumber.notANumber
     case .boxedRect: Self.rectValue
@@ -71,21 +77,29 @@ enum PayloadKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     return withUnsafeBytes(of: &doubles) { NSValue(bytes: $0.baseAddress!, objCType: "[4d]") }
   }
 
-  /// The number the value stands for, if it is a number of any kind.
+  /// The number the value stands for, if it is a binary number: not a Boolean, not a decimal.
   var number: Double? {
     switch self {
     case .intFive: 5
-    case .intZero, .boolFalse: 0
-    case .intOne, .boolTrue, .numberBool, .cgFloatOne: 1
+    case .intZero: 0
+    case .intOne, .cgFloatOne: 1
     case .int8Three: 3
     case .uint64Max, .numberUInt64Max: Double(UInt64.max)
     case .floatTwo, .doubleTwo: 2
     case .doubleOneAndAHalf: 1.5
-    case .doubleNaN, .decimalNaN: .nan
+    case .doubleNaN: .nan
     case .doubleInfinity: .infinity
     case .numberInt: 7
     case .numberDouble: 0.25
-    case .decimalHuge: 1e100
+    default: nil
+    }
+  }
+
+  /// The value of a Boolean, Swift or boxed in an `NSNumber`.
+  var boolean: Bool? {
+    switch self {
+    case .boolTrue, .numberBool: true
+    case .boolFalse, .numberBoolFalse: false
     default: nil
     }
   }
@@ -120,7 +134,8 @@ enum KeyboardKey: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
   }
 
-  /// Whether a value of `kind` under this key decodes.
+  /// Whether a value of `kind` under this key decodes. A Boolean is not a number, and a decimal (`Decimal`,
+  /// `NSDecimalNumber`) is neither a number nor a Boolean, although both cast to every number type.
   func accepts(_ kind: PayloadKind) -> Bool {
     switch self {
     case .animationCurve:
@@ -129,7 +144,7 @@ enum KeyboardKey: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case .animationDuration:
       return kind.number != nil
     case .isLocal:
-      return kind.number == 0 || kind.number == 1
+      return kind.boolean != nil || kind.number == 0 || kind.number == 1
     case .frameBegin, .frameEnd:
       return kind == .boxedRect || kind == .cgRect
     }
@@ -160,14 +175,15 @@ enum KeyboardKey: String, CaseIterable, Sendable, CustomTestStringConvertible {
       return
     }
     let info = try KeyboardUserInfo(userInfo: userInfo)
+    if let boolean = kind.boolean {
+      #expect(key == .isLocal && info.isLocal == boolean)
+      return
+    }
     let number = try #require(kind.number ?? (kind == .boxedRect || kind == .cgRect ? 0 : nil))
     switch key {
     case .animationCurve: #expect(Double(info.animationCurve.rawValue) == number)
     case .animationDuration:
-      // A decimal converts to the nearest double, not always to the literal's.
-      #expect(
-        info.animationDuration == number || abs(info.animationDuration - number) <= abs(number) * 1e-12
-          || (number.isNaN && info.animationDuration.isNaN))
+      #expect(info.animationDuration == number || (number.isNaN && info.animationDuration.isNaN))
     case .isLocal: #expect(info.isLocal == (number == 1))
     case .frameBegin: #expect(info.beginFrame == PayloadKind.rect)
     case .frameEnd: #expect(info.endFrame == PayloadKind.rect)

@@ -72,6 +72,45 @@ import Testing
     }
   }
 
+  typealias Key = KeyboardNotification.UserInfoKey
+
+  /// A key, a value, the type the key expects and the type the failure reports.
+  static let booleansAndDecimals: [(String, any Sendable, String, String)] = [
+    (Key.animationCurve, true, "Int", "Bool"),
+    (Key.animationCurve, NSNumber(value: true), "Int", "NSNumber(Bool)"),
+    (Key.animationCurve, Decimal(7), "Int", "Decimal"),
+    (Key.animationCurve, NSDecimalNumber(value: 7), "Int", "NSDecimalNumber"),
+    (Key.animationDuration, false, "Double", "Bool"),
+    (Key.animationDuration, NSNumber(value: false), "Double", "NSNumber(Bool)"),
+    (Key.animationDuration, Decimal(string: "0.25")!, "Double", "Decimal"),
+    (Key.animationDuration, NSDecimalNumber(string: "0.25"), "Double", "NSDecimalNumber"),
+    (Key.isLocal, Decimal(1), "Bool", "Decimal"),
+    (Key.isLocal, NSDecimalNumber(value: 0), "Bool", "NSDecimalNumber"),
+  ]
+
+  /// Booleans and decimals bridge to `NSNumber` and cast to every number type, but `true` is no animation curve.
+  @Test(arguments: booleansAndDecimals)
+  func aBooleanUnderANumberKeyOrADecimalUnderAnyKeyIsAWrongType(
+    key: String, value: any Sendable, expected: String, found: String
+  ) {
+    var userInfo = KeyboardUserInfo.rising(to: 300).userInfo
+    userInfo[key] = value
+    let failure = DecodeFailure(key: key, reason: .wrongType(expected: expected, found: found))
+    #expect(throws: failure) { try KeyboardUserInfo(userInfo: userInfo) }
+    #expect(failure.description == "cannot decode payload, key \(key): expected \(expected), found \(found)")
+  }
+
+  @Test func theBooleanKeyTakesABooleanSwiftOrBoxedAndANumberZeroOrOne() throws {
+    var userInfo = KeyboardUserInfo.rising(to: 300).userInfo
+    for (value, isLocal) in [
+      (true, true), (false, false), (NSNumber(value: true), true), (NSNumber(value: false), false), (1, true),
+      (NSNumber(value: 0), false),
+    ] as [(any Sendable, Bool)] {
+      userInfo[KeyboardNotification.UserInfoKey.isLocal] = value
+      #expect(try KeyboardUserInfo(userInfo: userInfo).isLocal == isLocal, "\(value)")
+    }
+  }
+
   @Test func everyKeyboardNotificationDecodesIntoItsCase() throws {
     for event in KeyboardEvent.everyKind {
       #expect(try KeyboardEvent(notification: event.notification()) == event)

@@ -296,5 +296,43 @@ extension Documentation {
       #expect(badge.text == "3")
       #expect(bus.subscriberCount(for: CartChanged.self) == 1)
     }
+
+    // snippet: coordinators-bus-routing-types
+    protocol Announcement: Sendable {
+      var text: String { get }
+    }
+
+    struct Banner: Announcement {
+      let text: String
+    }
+
+    func relay<Event: Sendable>(_ event: Event, on bus: EventHub) {
+      bus.post(event)  // `Event` is the type of the value, even when the caller held it as an existential
+    }
+
+    func announce<Event: Announcement>(_ event: Event, on bus: EventHub) {
+      bus.post(event, as: (any Announcement).self)
+    }
+    // end-snippet
+
+    @Test func theBusRoutesByTheStaticTypeAndAGenericFunctionOpensAnExistential() {
+      let bus = EventHub()
+      let received = Log<String>()
+      let tokens = [
+        bus.subscribe((any Announcement).self) { received.append("any Announcement: \($0.text)") },
+        bus.subscribe(Banner.self) { received.append("Banner: \($0.text)") },
+      ]
+      // snippet: coordinators-bus-routing-use
+      let announcement: any Announcement = Banner(text: "Closing at six")
+      bus.post(announcement)  // to the subscribers of (any Announcement).self
+      relay(announcement, on: bus)  // to the subscribers of Banner.self: Swift opened the existential
+      announce(Banner(text: "Closing at six"), on: bus)  // to the subscribers of (any Announcement).self
+      // end-snippet
+      #expect(
+        received.elements == [
+          "any Announcement: Closing at six", "Banner: Closing at six", "any Announcement: Closing at six",
+        ])
+      withExtendedLifetime(tokens) {}
+    }
   }
 }

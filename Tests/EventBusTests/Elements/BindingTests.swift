@@ -112,7 +112,6 @@ import Testing
       let output = Output<PrivateViewEvent>()
       var viewModel: AnyEventViewModel<PrivateViewEvent, PrivateViewModelEvent>?
       var lastCount = -1
-      func setupBindings() {}
       func handle(event: PrivateViewModelEvent) {
         if case .tapCount(let count) = event { lastCount = count }
       }

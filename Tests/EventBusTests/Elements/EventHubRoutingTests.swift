@@ -63,6 +63,32 @@ import Testing
     #expect(routes.log.elements == ["Message: fire", "Alert: fire", "Message: fire", "Message: fire"])
     withExtendedLifetime(routes) {}
   }
+
+  /// Swift opens an existential argument of a generic function that takes it as `T`: inside, `T` is the type of the
+  /// value inside, so a post from there reaches that type's subscribers, and `post(_:as:)` keeps the protocol's.
+  @Test func anExistentialPassedThroughAGenericFunctionIsPostedAsTheTypeInsideIt() {
+    func relay<T: Sendable>(_ value: T, on bus: EventHub) { bus.post(value) }
+    func relayAsAnnouncement<T: Announcement>(_ value: T, on bus: EventHub) {
+      bus.post(value, as: (any Announcement).self)
+    }
+    let bus = EventHub()
+    let routes = Routes(bus)
+    let announcement: any Announcement = Banner(text: "hi")
+    relay(announcement, on: bus)
+    relayAsAnnouncement(announcement, on: bus)
+    #expect(routes.log.elements == ["Banner: hi", "any Announcement: hi"])
+    withExtendedLifetime(routes) {}
+  }
+
+  @Test func aClassInstanceHeldAsItsSuperclassIsNotOpenedByAGenericFunction() {
+    func relay<T: Sendable>(_ value: T, on bus: EventHub) { bus.post(value) }
+    let bus = EventHub()
+    let routes = Routes(bus)
+    let asMessage: Message = Alert(text: "fire")
+    relay(asMessage, on: bus)
+    #expect(routes.log.elements == ["Message: fire"])
+    withExtendedLifetime(routes) {}
+  }
 }
 
 // Immutable: `text` is a `let`.

@@ -91,7 +91,7 @@ import Testing
     #expect(LiveObjects.total(for: Probe.self) == 0)
   }
 
-  @Test func subscriberCountOnlyCountsAndASweepReleasesTheChannel() {
+  @Test func subscriberCountOnlyCountsAndPruningReleasesTheChannel() {
     struct Probe: Sendable {}
     let bus = EventHub()
     do {
@@ -100,7 +100,81 @@ import Testing
       #expect(bus.subscriberCount(for: Probe.self) == 1)
     }
     #expect(bus.subscriberCount(for: Probe.self) == 0)
-    #expect(LiveObjects.count("Output", for: Probe.self) == 1, "reading the count released the channel")
+    #expect(bus.channelCount == 1, "reading the count released the channel")
+    bus.pruneDeadSubscribers()
+    #expect(bus.channelCount == 0)
+    #expect(LiveObjects.total(for: Probe.self) == 0)
+  }
+
+  // MARK: - Pruning
+
+  @Test func pruningRemovesOnlyDeadSubscriptionsAndReleasesOnlyTheChannelsLeftEmpty() {
+    struct Kept: Sendable, Equatable { let value: Int }
+    struct Emptied: Sendable {}
+    struct Held: Sendable {}
+    let bus = EventHub()
+    let survivor = Recorder<Kept>()
+    let held = Log<Held>()
+    bus.subscribe(Kept.self, survivor)
+    let token = bus.subscribe(Held.self) { held.append($0) }
+    weak var weakDead: Recorder<Kept>?
+    do {
+      let deadKept = Recorder<Kept>()
+      let deadEmptied = Recorder<Emptied>()
+      weakDead = deadKept
+      bus.subscribe(Kept.self, deadKept)
+      bus.subscribe(Emptied.self, deadEmptied)
+    }
+    #expect(weakDead == nil)
+    #expect(bus.channelCount == 3)
+    bus.pruneDeadSubscribers()
+    #expect(bus.channelCount == 2)
+    #expect(bus.subscriberCount(for: Kept.self) == 1)
+    #expect(bus.subscriberCount(for: Held.self) == 1)
+    bus.post(Kept(value: 1))
+    bus.post(Held())
+    #expect(survivor.events == [Kept(value: 1)])
+    #expect(held.count == 1)
+    bus.pruneDeadSubscribers()
+    #expect(bus.channelCount == 2, "a prune with nothing dead changes nothing")
+    token.cancel()
+    #expect(bus.channelCount == 1)
+    #expect(LiveObjects.total(for: Emptied.self) == 0)
+    #expect(LiveObjects.total(for: Held.self) == 0)
+  }
+
+  @Test func pruningAnEmptyBusDoesNothing() {
+    let bus = EventHub()
+    bus.pruneDeadSubscribers()
+    #expect(bus.channelCount == 0)
+  }
+
+  /// The handler of a dead responder holds the last reference to an object whose `deinit` uses the bus: pruning
+  /// releases it, and a lock still held at that moment would trap (debug) or deadlock (release).
+  @Test func aDeinitRunByPruningMayUseTheBus() {
+    struct Probe: Sendable {}
+    let bus = EventHub()
+    let seenFromDeinit = LockedState<[Int]>([])
+    let lateDelivery = Log<Probe>()
+    let lateToken = LockedState<EventSubscription?>(nil)
+    do {
+      let responder = Recorder<Probe>()
+      let capture = Recorder<Int>(onDeinit: {
+        seenFromDeinit.withLock { $0.append(bus.subscriberCount(for: Probe.self)) }
+        bus.pruneDeadSubscribers()
+        let token = bus.subscribe(Probe.self) { lateDelivery.append($0) }
+        bus.post(Probe())
+        lateToken.withLock { $0 = token }
+        seenFromDeinit.withLock { $0.append(bus.channelCount) }
+      })
+      bus.subscribe(Probe.self, responder) { [capture] _, _ in _ = capture }
+    }
+    #expect(bus.channelCount == 1)
+    bus.pruneDeadSubscribers()
+    #expect(seenFromDeinit.withLock { $0 } == [0, 1])
+    #expect(lateDelivery.count == 1)
+    #expect(bus.subscriberCount(for: Probe.self) == 1)
+    lateToken.withLock { $0 }?.cancel()
     #expect(bus.channelCount == 0)
     #expect(LiveObjects.total(for: Probe.self) == 0)
   }
@@ -380,7 +454,60 @@ import Testing
         }
       }
     }
+    // The responders of the last posts died after them; nothing has looked at their subscriptions since.
+    bus.pruneDeadSubscribers()
     #expect(bus.channelCount == 0)
     #expect(LiveObjects.total(for: Tick.self) == 0)
+  }
+
+  /// Threads subscribe a responder, post an event meant for it, wait for it and let the responder die, while another
+  /// thread prunes over and over. A subscribe that landed in a channel that a prune released would never see its
+  /// event.
+  @Test func pruningWhileThreadsSubscribeNeverReleasesAChannelInUse() {
+    struct Ping: Sendable {
+      let thread: Int
+      let iteration: Int
+    }
+    final class Waiter: Sendable {
+      let thread: Int
+      let iteration: Int
+      let arrived = DispatchSemaphore(value: 0)
+      init(thread: Int, iteration: Int) {
+        self.thread = thread
+        self.iteration = iteration
+      }
+    }
+    let bus = EventHub()
+    let subscribers = 3
+    let iterations = stressIterations(2_000)
+    let finished = Counter()
+    let prunes = Counter()
+    let received = LockedState([Int](repeating: 0, count: subscribers))
+    runConcurrently(threads: subscribers + 1) { thread in
+      guard thread < subscribers else {
+        while finished.current < subscribers {
+          bus.pruneDeadSubscribers()
+          prunes.increment()
+        }
+        return
+      }
+      for iteration in 0..<iterations {
+        let waiter = Waiter(thread: thread, iteration: iteration)
+        bus.subscribe(Ping.self, waiter) { waiter, ping in
+          if ping.thread == waiter.thread && ping.iteration == waiter.iteration { waiter.arrived.signal() }
+        }
+        bus.post(Ping(thread: thread, iteration: iteration))
+        // Another thread may be delivering: then it delivers this event too, after `post` returned.
+        if waiter.arrived.wait(timeout: .now() + 10) == .success {
+          received.withLock { $0[thread] += 1 }
+        }
+      }
+      finished.increment()
+    }
+    #expect(received.withLock { $0 } == [Int](repeating: iterations, count: subscribers))
+    #expect(prunes.current > 0)
+    bus.pruneDeadSubscribers()
+    #expect(bus.channelCount == 0)
+    #expect(LiveObjects.total(for: Ping.self) == 0)
   }
 }

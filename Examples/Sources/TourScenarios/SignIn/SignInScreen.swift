@@ -2,6 +2,9 @@ import EventBus
 
 /// The sign-in screen, without UIKit: it keeps what it would draw in properties. It tells its view model what the
 /// user did on ``output`` and renders what the view model says in ``handle(event:)``.
+///
+/// A screen with real text fields and a button would connect them to ``output`` in `setupBindings()`, which
+/// `bind(to:)` calls once; this one has none, so it keeps the protocol's default, which does nothing.
 @MainActor
 public final class SignInScreen: EventView {
   /// Where the view model hears from the screen.
@@ -26,9 +29,6 @@ public final class SignInScreen: EventView {
   public init(transcript: Transcript) {
     self.transcript = transcript
   }
-
-  /// Called once by `bind(to:)`: a real screen connects its text fields and button to ``output`` here.
-  public func setupBindings() {}
 
   /// Renders one event from the view model.
   public func handle(event: SignInViewModel.ViewModelEvent) {

@@ -47,5 +47,12 @@ public protocol EventView<ViewEvent, ViewModelEvent>: AnyObject, Sendable {
 
   /// Connects the view's own controls to ``output``. ``bind(to:fileID:line:)`` calls it once, before the view model's
   /// ``EventViewModel/start()``.
+  ///
+  /// Optional: the default does nothing, for a view whose controls are connected elsewhere or that has none.
   func setupBindings()
+}
+
+extension EventView {
+  /// Does nothing.
+  public func setupBindings() {}
 }

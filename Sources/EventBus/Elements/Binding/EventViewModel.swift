@@ -43,5 +43,12 @@ public protocol EventViewModel<ViewEvent, ViewModelEvent>: AnyObject {
 
   /// Begins the view model's work (the first load, say). ``EventView/bind(to:fileID:line:)`` calls it once, on the main actor,
   /// after the view's ``EventView/setupBindings()``, so whatever it sends reaches a view that is ready.
+  ///
+  /// Optional: the default does nothing, for a view model that waits for the view's first event.
   func start()
+}
+
+extension EventViewModel {
+  /// Does nothing.
+  public func start() {}
 }

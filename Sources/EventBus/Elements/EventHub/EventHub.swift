@@ -45,6 +45,19 @@
 /// To reach the subscribers of a value's dynamic type, post it as that type, for example after a cast
 /// (`if let banner = announcement as? Banner { bus.post(banner) }`). Nothing is posted twice: a subscriber of a
 /// protocol or superclass does not receive the events posted as a conforming or derived type.
+///
+/// Swift *opens* an existential passed to a generic parameter, so inside a generic function the static type is the
+/// type of the value inside. Name the type with ``post(_:as:)`` where that is not the one you mean:
+///
+/// ```swift
+/// func relay<T: Sendable>(_ value: T, on bus: EventHub) { bus.post(value) }
+/// func announce<T: Announcement>(_ value: T, on bus: EventHub) { bus.post(value, as: (any Announcement).self) }
+///
+/// relay(announcement, on: bus)      // subscribers of Banner.self: inside relay, T is Banner
+/// announce(announcement, on: bus)   // subscribers of (any Announcement).self
+/// ```
+///
+/// A class instance held as its superclass is not opened: a generic function receives it as the superclass.
 public final class EventHub: Sendable {
   private let channels = LockedState<[ObjectIdentifier: Channel]>([:])
 
@@ -63,7 +76,9 @@ public final class EventHub: Sendable {
   /// ```
   ///
   /// `Event` is the type the compiler sees at the call site: an existential argument such as an `any Announcement`
-  /// is posted as `any Announcement`, not as the type of the value inside it (see "Routing by static type").
+  /// is posted as `any Announcement`, not as the type of the value inside it. Inside a generic function that
+  /// received the existential as `T`, `T` is the type of the value inside; pass `type` there to post as the
+  /// protocol (see "Routing by static type").
   ///
   /// - Parameters:
   ///   - event: The event.
@@ -100,7 +115,7 @@ public final class EventHub: Sendable {
   /// The number of live subscribers of `type`: not cancelled, and whose responder, if any, is alive.
   ///
   /// Reading it only counts, and creates nothing. A channel whose last responder deinitialised is released when the
-  /// next event of `type` finds it gone, or at a periodic sweep.
+  /// next event of `type` finds it gone, at a periodic sweep, or by ``pruneDeadSubscribers()``.
   ///
   /// - Parameter type: The event type.
   public func subscriberCount<Event: Sendable>(for type: Event.Type) -> Int {
@@ -109,14 +124,30 @@ public final class EventHub: Sendable {
     return unsafeDowncast(output, to: Output<Event>.self).subscriberCount
   }
 
-  /// The number of event types that currently have a channel, after pruning subscriptions whose responder
-  /// deinitialised. For tests and debugging.
-  var channelCount: Int {
+  /// Removes every subscription, of every event type, whose responder has deinitialised, and releases the channels
+  /// that are left without subscribers.
+  ///
+  /// A bus notices a deinitialised responder only when it next touches its subscription: the next event of its type,
+  /// or a periodic sweep on subscribe. A type that is rarely posted keeps its channel until then. Call this where you
+  /// know responders went away, such as after a screen closed, to free them at once.
+  ///
+  /// ```swift
+  /// settingsScreen = nil           // its subscriptions are dead, but not noticed yet
+  /// bus.pruneDeadSubscribers()     // noticed: removed, and a channel nobody else uses is released
+  /// ```
+  ///
+  /// - Complexity: O(*n*) for *n* subscriptions on the bus.
+  public func pruneDeadSubscribers() {
     let outputs = channels.withLock { $0.values.map(\.output) }
+    // Removing a channel's last subscription calls the bus back (see `withChannel`), which releases the channel.
     for output in outputs {
       output.pruneDeadEntries()
     }
-    return channels.withLock { $0.count }
+  }
+
+  /// The number of event types that currently have a channel. Only counts. For tests and debugging.
+  var channelCount: Int {
+    channels.withLock { $0.count }
   }
 }
 
