@@ -4,7 +4,7 @@ import Testing
 @testable import EventBus
 
 /// The delivery loop calls an immediate subscriber's handler itself, chosen by the entry's route, and hands a queued
-/// subscriber's event to its mailbox through the entry. A responder's handler is stored with the responder's type
+/// subscriber's event to its lane through the entry. A responder's handler is stored with the responder's type
 /// forgotten. These tests mix every route in one list and check that each subscriber gets its own events, its own
 /// responder and a payload intact, in order.
 @Suite struct OutputEntryRouteTests {

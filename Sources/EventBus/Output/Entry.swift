@@ -31,8 +31,8 @@ class Entry: SubscriptionTarget {
   @usableFromInline
   override init() {}
 
-  /// Drops what waits in the entry's mailbox and refuses more. Entries delivered immediately have none.
-  func closeMailbox() {}
+  /// Refuses the events its lane still holds for it, and any later. Entries delivered immediately have no lane.
+  func close() {}
 }
 
 /// The owner of a subscriber list: an output, which a handle asks to remove its entry.
@@ -57,7 +57,7 @@ final class SubscriptionHandle: SubscriptionTarget {
 
   override func cancel() {
     owner?.remove(entry)
-    entry.closeMailbox()
+    entry.close()
   }
 }
 

@@ -9,10 +9,11 @@ extension Output {
   /// - An entry delivered immediately is read here and its handler called from here, chosen by its `route`, rather
   ///   than through a virtual call into the entry. Queued entries, rare and costly anyway, still take that call.
   @inlinable @inline(__always)
-  static func deliver(_ event: Event, to entries: UnsafeBufferPointer<Entry?>) -> Bool {
+  static func deliver(_ event: Event, to entries: UnsafeBufferPointer<Entry?>, in round: RoundEntries) -> Bool {
     assert(MemoryLayout<Entry?>.stride == MemoryLayout<UnsafeRawPointer?>.stride)
     guard let base = UnsafeRawPointer(entries.baseAddress) else { return false }
     var deadFound = false
+    var isStamped = false
     // Each slot is an `Entry?`: one nullable object pointer, read as a raw pointer and borrowed.
     for offset in 0..<entries.count {
       guard
@@ -29,8 +30,12 @@ extension Output {
           }
         case .handler:
           unsafeDowncast(entry, to: HandlerEntry.self).handler(event)
-        case .mailbox:
-          if !entry.receive(event) {
+        case .queued:
+          if !isStamped {
+            round.stamp &+= 1
+            isStamped = true
+          }
+          if !entry.receive(event, in: round) {
             entry.isDead = true
             deadFound = true
           }
@@ -55,7 +60,7 @@ extension Output {
       case .idle:
         return
       case .deliver(let event, let entries):
-        let deadFound = entries.withUnsafeBufferPointer { Self.deliver(event, to: $0) }
+        let deadFound = entries.withUnsafeBufferPointer { Self.deliver(event, to: $0, in: round) }
         step = finishRound(deadFound: deadFound, by: thread)
       case .replay(let events, let entry):
         // Every entry of an output's list is one of its event entries.

@@ -24,7 +24,7 @@ extension Output: EntryOwner {
     deliverRounds(step, by: thread)
   }
 
-  /// Removes `entry`; called by its handle's or its mailbox's `cancel()`.
+  /// Removes `entry`; called by its handle's or its own `cancel()`.
   ///
   /// Cancelling and pruning call the subscriber list, not a method of the generic machine: on this unspecialised
   /// path that would cost a generic metadata lookup per cancel.

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// How the delivery loop hands an event to an entry: what its class is, so the loop can call the handler itself
 /// instead of making a virtual call into the entry first.
 @usableFromInline
@@ -8,8 +6,8 @@ enum EntryRoute: UInt8 {
   case responder
   /// A token-owned subscription delivered immediately (`Output.HandlerEntry`).
   case handler
-  /// A subscription delivered on a queue or the main actor: through the entry's `receive`, to its mailbox.
-  case mailbox
+  /// A subscription delivered on a queue or the main actor: through the entry's `receive`, to its lane.
+  case queued
 }
 
 extension Output {
@@ -18,7 +16,7 @@ extension Output {
   /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap block. It holds
   /// the round's bookkeeping and its call site's number (`Entry`), its route, and in the subclass the handler and the
   /// responder. What only some subscriptions need lives elsewhere: a responder entry's way back to the output, which
-  /// `cancel()` needs, in the handle given to the subscriber (`SubscriptionHandle`); a mailbox only in the entries of
+  /// `cancel()` needs, in the handle given to the subscriber (`SubscriptionHandle`); a lane only in the entries of
   /// queued delivery. A handler entry keeps the way back itself, in room its heap block has anyway, and is its token's
   /// target: a token-owned subscription is then two small objects, the token and the entry.
   @usableFromInline
@@ -42,10 +40,18 @@ extension Output {
     /// The base entry has no target; subclasses deliver to a handler or a responder.
     func deliver(_ event: Event) -> Bool { false }
 
-    /// Hands `event` to the delivery context: delivers it now, or queues it in the mailbox. Returns `false` when the
-    /// target is gone for good. The delivery loop calls it for entries of route `.mailbox` only, and replay for all.
-    @usableFromInline
+    /// Hands `event`, of a replay window, to the delivery context: delivers it now, or queues it for this entry
+    /// alone. Returns `false` when the target is gone for good.
     func receive(_ event: Event) -> Bool { deliver(event) }
+
+    /// Hands `event`, of the current round over `round`'s list, to the delivery context: delivers it now, or has the
+    /// lane queue it once for all of the lane's entries. Returns `false` when the target is gone for good. The
+    /// delivery loop calls it for entries of route `.queued` only.
+    @usableFromInline
+    func receive(_ event: Event, in round: RoundEntries) -> Bool { deliver(event) }
+
+    /// Delivers `event`, taken from `lane`'s queue, if the entry belongs to that lane and is not cancelled.
+    func receive(_ event: Event, from lane: DeliveryLane<Event>) {}
 
     /// Whether anything can still receive events (a responder entry's responder is alive).
     var isTargetAlive: Bool { false }
@@ -57,7 +63,7 @@ extension Output {
     var contextDescription: String { "immediate" }
 
     // `cancel()` is the target's: it ends the subscription. A handler entry is its token's target; a queued responder
-    // entry cancels itself when its mailbox finds the responder deinitialised. An immediate responder entry is ended
+    // entry cancels itself when its lane finds the responder deinitialised. An immediate responder entry is ended
     // through its handle, which knows the output, and has nothing to end itself.
   }
 
@@ -77,7 +83,7 @@ extension Output {
 
     override final func cancel() {
       output?.remove(self)
-      closeMailbox()
+      close()
     }
 
     override final func deliver(_ event: Event) -> Bool {
@@ -89,27 +95,6 @@ extension Output {
     override final var isTargetAlive: Bool { true }
 
     override final var targetDescription: String { "handler" }
-  }
-
-  /// A token-owned subscription's entry, delivered on a queue or the main actor.
-  final class QueuedHandlerEntry: HandlerEntry {
-    private let mailbox: Mailbox<Event>
-
-    init(handler: @escaping @Sendable (Event) -> Void, output: Output, mailbox: Mailbox<Event>) {
-      self.mailbox = mailbox
-      super.init(handler: handler, output: output, route: .mailbox)
-    }
-
-    override func receive(_ event: Event) -> Bool {
-      mailbox.enqueue(event, for: self)
-      return true
-    }
-
-    override var contextDescription: String { mailbox.contextDescription }
-
-    override func closeMailbox() {
-      mailbox.cancel()
-    }
   }
 
   /// A responder-owned subscription's entry, delivered immediately: holds the responder weakly.
@@ -151,38 +136,6 @@ extension Output {
     }
   }
 
-  /// A responder-owned subscription's entry, delivered on a queue or the main actor.
-  final class QueuedResponderEntry: ResponderEntry {
-    private let mailbox: Mailbox<Event>
-    /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
-    private weak var output: Output?
-
-    init<Responder: AnyObject & Sendable>(
-      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, mailbox: Mailbox<Event>,
-      output: Output
-    ) {
-      self.mailbox = mailbox
-      self.output = output
-      super.init(responder, handler: handler, route: .mailbox)
-    }
-
-    override func receive(_ event: Event) -> Bool {
-      mailbox.enqueue(event, for: self)
-      return true
-    }
-
-    override var contextDescription: String { mailbox.contextDescription }
-
-    override func closeMailbox() {
-      mailbox.cancel()
-    }
-
-    override func cancel() {
-      output?.remove(self)
-      mailbox.cancel()
-    }
-  }
-
   /// A responder's handler, with the responder's type forgotten so it can be called knowing only the event type.
   ///
   /// The two function types differ only in their first parameter: a class-constrained generic parameter in one,
@@ -212,13 +165,12 @@ extension Output {
   func responderEntry<Responder: AnyObject & Sendable>(
     _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, context: DeliveryContext
   ) -> EventEntry {
-    // Immediate delivery is decided before the mailbox type is named: on this unspecialised path, naming a generic
+    // Immediate delivery is decided before the lane type is named: on this unspecialised path, naming a generic
     // type costs a run-time metadata lookup.
     if case .immediate = context.kind {
       return ResponderEntry(responder, handler: handler)
     }
-    let mailbox = Mailbox<Event>(context: context)
-    return QueuedResponderEntry(responder, handler: handler, mailbox: mailbox, output: self)
+    return QueuedResponderEntry(responder, handler: handler, lane: lane(for: context), output: self)
   }
 
   /// The entry for a token-owned `handler`, delivered in `context`.
@@ -226,7 +178,7 @@ extension Output {
     if case .immediate = context.kind {
       return HandlerEntry(handler: handler, output: self)
     }
-    return QueuedHandlerEntry(handler: handler, output: self, mailbox: Mailbox(context: context))
+    return QueuedHandlerEntry(handler: handler, output: self, lane: lane(for: context))
   }
 }
 
@@ -236,12 +188,7 @@ extension Output.EventEntry: @unchecked Sendable {}
 // The handler is immutable and `@Sendable`, the output a weak reference set once; the rest is the base entry's.
 extension Output.HandlerEntry: @unchecked Sendable {}
 
-// The mailbox is immutable and `Sendable`; the rest is the handler entry's.
-extension Output.QueuedHandlerEntry: @unchecked Sendable {}
 
 // The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread, to a
 // `Sendable` responder. Unchecked only because the base entry is.
 extension Output.ResponderEntry: @unchecked Sendable {}
-
-// The mailbox is immutable and `Sendable`, the output a weak reference; the rest is the responder entry's.
-extension Output.QueuedResponderEntry: @unchecked Sendable {}

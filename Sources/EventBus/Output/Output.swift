@@ -35,6 +35,8 @@ public final class Output<Event: Sendable>: Sendable {
     /// First, and not generic: a subscribe or a cancel, which run unspecialised, reach it with no generic metadata.
     @usableFromInline var subscribers = SubscriberList()
     @usableFromInline var machine: Machine
+    /// The lanes of the subscribers delivered on a queue or the main actor, one per queue.
+    var lanes: [WeakLane] = []
   }
 
   /// How many past events a new subscriber receives before the live ones.
@@ -80,7 +82,7 @@ public final class Output<Event: Sendable>: Sendable {
     // claims the delivery, delivers to the round's entries, which stay frozen while it holds the delivery, and lets
     // go, unless meanwhile a change was made or an event queued for it (`DeliveryLatch`).
     if replayCount == 0, !latch.sendNeedsLock, latch.tryClaim(for: thread) {
-      let deadFound = Self.deliver(event, to: round.elements.pointee)
+      let deadFound = Self.deliver(event, to: round.elements.pointee, in: round)
       if !deadFound, latch.tryRelease(by: thread) { return }
       deliverRounds(finishRound(deadFound: deadFound, by: thread), by: thread)
       return

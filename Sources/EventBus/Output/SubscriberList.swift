@@ -17,6 +17,9 @@ final class RoundEntries {
   /// its buffer, and ``list`` keeps that buffer alive and unchanged until the next ``change(_:)``, which cannot run
   /// while a thread holds the delivery and reads this view.
   @usableFromInline let elements: UnsafeMutablePointer<UnsafeBufferPointer<Entry?>>
+  /// Numbers the rounds that reach a queued entry, so that a lane queues each round's event once
+  /// (``DeliveryLane``). Read and written only by the thread that holds the delivery.
+  @exclusivity(unchecked) @usableFromInline var stamp: UInt = 0
 
   init() {
     list = .allocate(capacity: 1)

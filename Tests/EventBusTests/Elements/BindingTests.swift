@@ -129,7 +129,7 @@ import Testing
     }
     #expect(weakView == nil)
     #expect(weakViewModel == nil)
-    // Entries, outputs and mailboxes of both event types are gone (a queued main-queue block may hold a mailbox
+    // Entries, outputs and lanes of both event types are gone (a queued main-queue block may hold a lane
     // for a moment).
     #expect(await eventually { LiveObjects.total(for: PrivateViewEvent.self) == 0 })
     #expect(await eventually { LiveObjects.total(for: PrivateViewModelEvent.self) == 0 })

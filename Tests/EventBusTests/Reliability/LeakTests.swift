@@ -23,7 +23,7 @@ import Testing
   private static let queue = DispatchQueue(label: "leaks", attributes: .concurrent)
 
   /// Subscribes one way, sends, ends the subscription one way, then lets go of everything in two steps: all but the
-  /// output first (the subscription's entry, mailbox, handler, captures and responder must go while the output lives
+  /// output first (the subscription's entry, lane, handler, captures and responder must go while the output lives
   /// on), then the output. Returns what was still alive at either step.
   private func leftovers<Event: Sendable>(
     _ make: @escaping @Sendable () -> Event, kind: Kind, ending: Ending, context: Context
@@ -78,7 +78,7 @@ import Testing
       output.send(make())  // meets the dead responder, if any, and prunes it
       let freed = waitUntil(timeout: 10) {
         weakResponder == nil && weakCaptured == nil && LiveObjects.count("Output.Entry", for: Event.self) == 0
-          && LiveObjects.count("Mailbox", for: Event.self) == 0
+          && LiveObjects.count("DeliveryLane", for: Event.self) == 0
       }
       if !freed {
         leftovers.append(

@@ -35,7 +35,7 @@ func suspendUntil(
   return true
 }
 
-/// Expects that no output, entry or mailbox for events of `eventType` is alive (G6).
+/// Expects that no output, entry or lane for events of `eventType` is alive (G6).
 ///
 /// Waits a little first, because a block a `DispatchQueue` has not run yet may still hold an entry. Give every test
 /// that calls this its own event type, so parallel tests don't disturb the count.
@@ -50,7 +50,7 @@ func expectNoLiveObjects(
 
 /// What `LiveObjects` counts for `eventType`, for failure messages.
 func liveObjectsDescription(for eventType: Any.Type) -> String {
-  ["Output", "Output.Entry", "Mailbox"]
+  ["Output", "Output.Entry", "DeliveryLane"]
     .map { "\($0)<\(eventType)>: \(LiveObjects.count($0, for: eventType))" }
     .joined(separator: ", ")
 }

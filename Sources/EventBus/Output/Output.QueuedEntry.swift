@@ -1,0 +1,113 @@
+import Dispatch
+
+extension Output {
+  /// A token-owned subscription's entry, delivered on a queue or the main actor, through its lane.
+  final class QueuedHandlerEntry: HandlerEntry {
+    private let lane: DeliveryLane<Event>
+    private let cancelled = OnceFlag()
+
+    init(handler: @escaping @Sendable (Event) -> Void, output: Output, lane: DeliveryLane<Event>) {
+      self.lane = lane
+      super.init(handler: handler, output: output, route: .queued)
+    }
+
+    override func receive(_ event: Event) -> Bool {
+      lane.receive(event, alone: self)
+    }
+
+    override func receive(_ event: Event, in round: RoundEntries) -> Bool {
+      lane.receive(event, for: self, in: round)
+    }
+
+    override func receive(_ event: Event, from lane: DeliveryLane<Event>) {
+      // A handler stays until its token cancels it.
+      guard lane === self.lane, !cancelled.isSet else { return }
+      _ = deliver(event)
+    }
+
+    override var contextDescription: String { lane.contextDescription }
+
+    override func close() {
+      cancelled.set()
+    }
+  }
+
+  /// A responder-owned subscription's entry, delivered on a queue or the main actor, through its lane.
+  final class QueuedResponderEntry: ResponderEntry {
+    private let lane: DeliveryLane<Event>
+    private let cancelled = OnceFlag()
+    /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
+    private weak var output: Output?
+
+    init<Responder: AnyObject & Sendable>(
+      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, lane: DeliveryLane<Event>,
+      output: Output
+    ) {
+      self.lane = lane
+      self.output = output
+      super.init(responder, handler: handler, route: .queued)
+    }
+
+    override func receive(_ event: Event) -> Bool {
+      lane.receive(event, alone: self)
+    }
+
+    override func receive(_ event: Event, in round: RoundEntries) -> Bool {
+      lane.receive(event, for: self, in: round)
+    }
+
+    override func receive(_ event: Event, from lane: DeliveryLane<Event>) {
+      guard lane === self.lane, !cancelled.isSet else { return }
+      if !deliver(event) {
+        // The responder deinitialised: nothing can ever be delivered again.
+        cancel()
+      }
+    }
+
+    override var contextDescription: String { lane.contextDescription }
+
+    override func close() {
+      cancelled.set()
+    }
+
+    override func cancel() {
+      output?.remove(self)
+      close()
+    }
+  }
+
+  /// The lane for `context`: one per queue and kind of context, shared by the output's subscribers there.
+  ///
+  /// The output keeps its lanes weakly: the entries keep them, and a lane whose entries are gone goes too, and with it
+  /// its queue. Reading a weak reference under the lock may release a lane; a lane that nobody else holds has nothing
+  /// waiting (a waiting item keeps a block, which keeps the lane) and so no user object to release.
+  func lane(for context: DeliveryContext) -> DeliveryLane<Event> {
+    let (queue, runsInline): (DispatchQueue, Bool) =
+      switch context.kind {
+      case .immediate, .mainActor: (.main, true)
+      case .queue(let queue): (queue, false)
+      }
+    return state.withLock { state in
+      state.lanes.removeAll { $0.lane == nil }
+      if let lane = state.lanes.lazy.compactMap(\.lane).first(where: {
+        $0.queue === queue && $0.runsInlineOnMainQueue == runsInline
+      }) {
+        return lane
+      }
+      let lane = DeliveryLane<Event>(queue: queue, runsInlineOnMainQueue: runsInline)
+      state.lanes.append(WeakLane(lane: lane))
+      return lane
+    }
+  }
+
+  struct WeakLane: @unchecked Sendable {
+    // A weak reference to a `Sendable` lane, read under the output's lock.
+    weak var lane: DeliveryLane<Event>?
+  }
+}
+
+// The lane and the flag are immutable and `Sendable`; the rest is the handler entry's.
+extension Output.QueuedHandlerEntry: @unchecked Sendable {}
+
+// The lane and the flag are immutable and `Sendable`, the output a weak reference; the rest is the responder entry's.
+extension Output.QueuedResponderEntry: @unchecked Sendable {}
