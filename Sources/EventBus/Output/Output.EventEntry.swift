@@ -188,7 +188,6 @@ extension Output.EventEntry: @unchecked Sendable {}
 // The handler is immutable and `@Sendable`, the output a weak reference set once; the rest is the base entry's.
 extension Output.HandlerEntry: @unchecked Sendable {}
 
-
 // The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread, to a
 // `Sendable` responder. Unchecked only because the base entry is.
 extension Output.ResponderEntry: @unchecked Sendable {}
