@@ -17,6 +17,9 @@ class SubscriptionTarget {
 
   /// Ends the subscription. Idempotent; never waits for a handler running on another thread.
   func cancel() {}
+
+  /// The events waiting for this subscriber alone; only an actor responder's subscription has such a queue.
+  var pendingCount: Int { 0 }
 }
 
 // Subclasses say what protects their state; the base has none.
@@ -116,6 +119,11 @@ public struct ResponderSubscription: EventCancellable, Hashable {
   public func cancel() {
     target.cancel()
   }
+
+  /// The events waiting for this subscriber in a queue of its own: an actor responder's backlog, which grows while
+  /// the actor handles events slower than they arrive. `0` for every other subscription, whose events wait in the
+  /// stream (``Output/pendingCount``) or on the queue of their delivery context.
+  public var pendingCount: Int { target.pendingCount }
 
   /// Keeps the handle in `set`, to cancel it later with the others. Storing it does not extend the subscription:
   /// it still ends when its responder deinitialises.

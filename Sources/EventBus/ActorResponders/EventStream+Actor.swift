@@ -1,0 +1,132 @@
+extension EventStream {
+  /// Subscribes an actor, held weakly, with a handler isolated to it.
+  ///
+  /// ```swift
+  /// actor CartStore {
+  ///   private(set) var items: [Item] = []
+  ///   func apply(_ event: CartEvent) { … }
+  /// }
+  ///
+  /// output.subscribe(store) { store, event in store.apply(event) }
+  /// ```
+  ///
+  /// The handler runs on the actor, so it reads and changes the actor's state with no lock and no `Sendable` dance.
+  /// Events reach it in the order they were sent, one at a time: the subscription queues them and one task at a time
+  /// hands them over, never a task per event. A handler that suspends (an `await` inside it) holds up the events after
+  /// it, not the sender, and not the actor's other callers.
+  ///
+  /// The queue has no bound: a subscriber that never keeps up makes it grow, and
+  /// ``ResponderSubscription/pendingCount`` shows by how much. Cancelling drops what waits. When the actor
+  /// deinitialises, the subscription ends and what waits is dropped.
+  ///
+  /// - Parameters:
+  ///   - responder: The actor. Never retained, except while its handler runs.
+  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
+  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  ///   - handler: Called on the actor with each event, in order.
+  /// - Returns: A handle that can end the subscription early and shows its backlog. Dropping it does not end the
+  ///   subscription.
+  /// - Complexity: O(1) amortised.
+  @discardableResult
+  public func subscribe<Responder: Actor>(
+    _ responder: Responder,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @Sendable (isolated Responder, Event) async -> Void
+  ) -> ResponderSubscription {
+    let mailbox = ActorMailbox(responder: responder, handler: handler)
+    let upstream = _subscribe(responder, on: .immediate, at: CallSite(fileID: fileID, line: line)) { _, event in
+      mailbox.enqueue(event)
+    }
+    return ResponderSubscription(target: ActorSubscription(upstream: upstream, mailbox: mailbox))
+  }
+}
+
+/// The events waiting for an actor responder, and the one task at a time that hands them over.
+final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
+  private struct State: Sendable {
+    var events = RingBuffer<Event>()
+    /// A task is handing events over: later events wait for it.
+    var isDraining = false
+    var isCancelled = false
+  }
+
+  private weak let responder: Responder?
+  private let handler: @Sendable (isolated Responder, Event) async -> Void
+  private let state = LockedState(State())
+
+  init(responder: Responder, handler: @escaping @Sendable (isolated Responder, Event) async -> Void) {
+    self.responder = responder
+    self.handler = handler
+  }
+
+  /// Queues `event`, and starts a task to hand it over unless one is running.
+  func enqueue(_ event: Event) {
+    let startsTask = state.withLock { state -> Bool in
+      guard !state.isCancelled else { return false }
+      state.events.append(event)
+      guard !state.isDraining else { return false }
+      state.isDraining = true
+      return true
+    }
+    if startsTask {
+      Task { await self.drain() }
+    }
+  }
+
+  /// The events waiting.
+  var pendingCount: Int {
+    state.withLock { $0.events.count }
+  }
+
+  /// Drops what waits and refuses later events.
+  func cancel() {
+    let dropped = state.withLock { state in
+      state.isCancelled = true
+      return replacing(&state.events, with: RingBuffer())
+    }
+    _ = dropped  // released here, with no lock held: an event's deinit is user code
+  }
+
+  private func drain() async {
+    while let event = next() {
+      guard let responder else {
+        // The actor deinitialised: its subscription ends with it.
+        cancel()
+        return
+      }
+      await handler(responder, event)
+    }
+  }
+
+  private func next() -> Event? {
+    state.withLock { state in
+      if !state.isCancelled, let event = state.events.popFirst() {
+        return event
+      }
+      state.isDraining = false
+      return nil
+    }
+  }
+}
+
+/// What an actor responder's handle ends: the subscription to the stream, and the mailbox.
+final class ActorSubscription<Responder: Actor, Event: Sendable>: SubscriptionTarget {
+  private let upstream: ResponderSubscription
+  private let mailbox: ActorMailbox<Responder, Event>
+
+  init(upstream: ResponderSubscription, mailbox: ActorMailbox<Responder, Event>) {
+    self.upstream = upstream
+    self.mailbox = mailbox
+  }
+
+  override func cancel() {
+    upstream.cancel()
+    mailbox.cancel()
+  }
+
+  override var pendingCount: Int { mailbox.pendingCount }
+}
+
+// Both are immutable and `Sendable`.
+extension ActorSubscription: @unchecked Sendable {}
