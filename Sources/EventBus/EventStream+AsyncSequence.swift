@@ -2,15 +2,18 @@ extension EventStream {
   /// The events as an `AsyncSequence`, buffering without limit.
   ///
   /// ```swift
-  /// for await event in viewModel.output.values {
-  ///   render(event)
+  /// let events = viewModel.output.values   // subscribed here
+  /// let task = Task {
+  ///   for await event in events { render(event) }
   /// }
   /// ```
   ///
   /// The subscription is made when you read `values`, not when iteration starts: events sent in between wait in the
-  /// stream's buffer. It ends when the stream ends: the iterating task is cancelled, or the stream is released.
-  /// Breaking out of `for await event in output.values` releases the stream; a stream kept in a variable stays
-  /// subscribed until the variable goes.
+  /// stream's buffer. So read it before the `Task` that loops over it, as above. Read inside the task's closure, it
+  /// subscribes only when the task first runs, and the events sent before that are not received.
+  ///
+  /// The subscription ends when the stream ends: the iterating task is cancelled, or the stream is released.
+  /// Breaking out of a loop leaves it subscribed while a variable such as `events` still holds it.
   public var values: AsyncStream<Event> {
     values(bufferingPolicy: .unbounded)
   }

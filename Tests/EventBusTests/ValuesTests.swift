@@ -16,6 +16,50 @@ import Testing
     #expect(received == Array(0..<100))
   }
 
+  // The two orders of reading `values` and starting the task that loops over it. The test runs on the main actor and
+  // so does the task, which therefore cannot start before the test suspends: the sends below happen before the task
+  // runs, every time.
+
+  @MainActor
+  @Test func aStreamReadBeforeItsTaskReceivesTheEventsSentBeforeTheTaskRuns() async {
+    let output = Output<Int>()
+    let started = Counter()
+    let events = output.values
+    let task = Task { @MainActor in
+      started.increment()
+      var received: [Int] = []
+      for await value in events {
+        received.append(value)
+        if value == 3 { break }
+      }
+      return received
+    }
+    output.send(1)
+    output.send(2)
+    #expect(started.current == 0, "the task ran before the sends")
+    output.send(3)
+    #expect(await task.value == [1, 2, 3])
+  }
+
+  @MainActor
+  @Test func valuesReadInsideTheTaskMissesTheEventsSentBeforeTheTaskRuns() async {
+    let output = Output<Int>()
+    let task = Task { @MainActor in
+      var received: [Int] = []
+      for await value in output.values {
+        received.append(value)
+        if value == 3 { break }
+      }
+      return received
+    }
+    output.send(1)
+    output.send(2)
+    #expect(output.subscriberCount == 0, "the task ran before the sends")
+    #expect(await suspendUntil { output.subscriberCount == 1 })
+    output.send(3)
+    #expect(await task.value == [3], "the events sent before the task read `values` reached no one")
+  }
+
   @Test func bufferingNewestDropsTheOldestEvents() async {
     let output = Output<Int>()
     let stream = output.values(bufferingPolicy: .bufferingNewest(2))

@@ -154,6 +154,29 @@ extension Documentation {
       #expect(analytics.failures == 2)
     }
 
+    @Test func aTaskLoopingOverValuesReadBeforeItReceivesEveryEvent() async {
+      let output: Output<ProfileEvent>
+      do {
+        // snippet: getting-started-values
+        let viewModel = ProfileViewModel()
+        let events = viewModel.output.values  // subscribed here, before the task runs
+        let task = Task {
+          var names: [String] = []
+          for await event in events {
+            if case .loaded(let name) = event { names.append(name) }
+            if case .loading(false) = event { break }
+          }
+          return names
+        }
+        viewModel.load()  // perhaps before the task has started: the events wait in `events`
+        // await task.value == ["Ada Lovelace"]
+        // end-snippet
+        #expect(await task.value == ["Ada Lovelace"])
+        output = viewModel.output
+      }
+      #expect(output.subscriberCount == 0, "the loop ended and `events` went, but the subscription stayed")
+    }
+
     @Test func theLockedCounterCountsEveryEventSentFromManyThreadsTogether() {
       let viewModel = ProfileViewModel()
       let analytics = ProfileAnalytics()

@@ -337,17 +337,19 @@ extension Documentation {
       #expect(downloads.subscriberCount == 0)
     }
 
-    @Test func valuesEndsWhenTheTaskIsCancelled() async {
+    @Test func valuesReadBeforeTheTaskSubscribesAtOnceAndEndsWhenTheTaskIsCancelled() async {
       let downloads = Output<Int>()
       // snippet: runtime-values-task
+      let percents = downloads.values  // subscribed here: read it before the task, not inside it
       let task = Task {
-        for await percent in downloads.values {
+        for await percent in percents {
           print("downloaded \(percent)%")
         }
       }
       // …
       task.cancel()  // ends the loop and the subscription
       // end-snippet
+      #expect(downloads.subscriberCount == 1, "reading values did not subscribe before the task ran")
       await task.value
       #expect(downloads.subscriberCount == 0)
     }

@@ -34,8 +34,8 @@ extension Documentation {
     @MainActor final class TitleLabel {
       private(set) var text = ""
 
-      func follow(_ viewModel: ProfileViewModel) async {
-        for await event in viewModel.output.values {
+      func follow(_ events: AsyncStream<ProfileEvent>) async {
+        for await event in events {
           if case .loaded(let name) = event { text = name }
         }
       }
@@ -46,9 +46,10 @@ extension Documentation {
       // snippet: swiftui-values-start
       let viewModel = ProfileViewModel()
       let label = TitleLabel()
-      let task = Task { await label.follow(viewModel) }  // what `.task` does when the view appears
+      let events = viewModel.output.values  // subscribed here, before the task runs
+      let task = Task { await label.follow(events) }  // what `.task` does when the view appears
       // end-snippet
-      #expect(await eventually { viewModel.output.subscriberCount == 1 })
+      #expect(viewModel.output.subscriberCount == 1)
       // snippet: swiftui-values-use
       viewModel.load()
       // label.text == "Ada Lovelace" once the loop has run
