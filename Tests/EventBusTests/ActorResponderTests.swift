@@ -116,3 +116,20 @@ import Testing
     #expect(subscription.pendingCount == 0)
   }
 }
+
+extension ActorResponderTests {
+  actor Counter {
+    var total = 0
+  }
+
+  @Test func aHandlerWithNoAwaitIsIsolatedToTheActorToo() async {
+    let output = Output<Int>()
+    let counter = Counter()
+    // No `await`: the synchronous overload, whose handler still runs on the actor and changes its state.
+    output.subscribe(counter) { counter, value in counter.total += value }
+    for value in 1...100 {
+      output.send(value)
+    }
+    #expect(await suspendUntil { await counter.total == 5_050 })
+  }
+}

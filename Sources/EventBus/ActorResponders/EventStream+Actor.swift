@@ -40,6 +40,24 @@ extension EventStream {
     }
     return ResponderSubscription(target: ActorSubscription(upstream: upstream, mailbox: mailbox))
   }
+
+  /// Subscribes an actor, held weakly, with a synchronous handler isolated to it; as the `async` form, which it
+  /// calls.
+  ///
+  /// The overload exists so that a handler with no `await` in it is isolated to the actor too, rather than taken for
+  /// a handler of immediate delivery, which may not touch the actor's state.
+  @discardableResult
+  public func subscribe<Responder: Actor>(
+    _ responder: Responder,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @Sendable (isolated Responder, Event) -> Void
+  ) -> ResponderSubscription {
+    let isolatedHandler: @Sendable (isolated Responder, Event) async -> Void = { responder, event in
+      handler(responder, event)
+    }
+    return subscribe(responder, fileID: fileID, line: line, isolatedHandler)
+  }
 }
 
 /// The events waiting for an actor responder, and the one task at a time that hands them over.
