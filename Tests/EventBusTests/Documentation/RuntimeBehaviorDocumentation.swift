@@ -273,6 +273,36 @@ extension Documentation {
       #expect(label.text == "42%")
     }
 
+    enum CartEvent: Sendable {
+      case added(String)
+      case cleared
+    }
+
+    // snippet: runtime-actor-store
+    actor CartStore {
+      private(set) var items: [String] = []
+
+      func apply(_ event: CartEvent) {
+        switch event {
+        case .added(let item): items.append(item)
+        case .cleared: items.removeAll()
+        }
+      }
+    }
+    // end-snippet
+
+    @Test func anActorResponderHandlesEventsOnTheActorInOrder() async {
+      let output = Output<CartEvent>()
+      let store = CartStore()
+      // snippet: runtime-actor-subscribe
+      output.subscribe(store) { store, event in store.apply(event) }
+      // end-snippet
+      output.send(.added("tea"))
+      output.send(.cleared)
+      output.send(.added("milk"))
+      #expect(await suspendUntil { await store.items == ["milk"] })
+    }
+
     // MARK: Replay
 
     // snippet: runtime-replay-types
