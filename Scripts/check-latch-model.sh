@@ -50,7 +50,7 @@ run() {
   if ! (cd "$dir" && spin $spin_flags -a DeliveryLatch.pml >spin.log 2>&1); then
     reason="spin could not generate the verifier"
     cp "$dir/spin.log" "$dir/pan.log"
-  elif ! (cd "$dir" && gcc -O2 -w -DMEMLIM=2048 $gcc_flags -o pan pan.c >gcc.log 2>&1); then
+  elif ! (cd "$dir" && gcc -w -DMEMLIM=2048 $gcc_flags -o pan pan.c >gcc.log 2>&1); then
     reason="gcc could not compile the verifier"
     cp "$dir/gcc.log" "$dir/pan.log"
   else
@@ -92,11 +92,13 @@ run() {
   fi
 }
 
-run "model, safety" clean "" "-DSAFETY -DNOCLAIM" ""
-run "model, liveness" clean "" "" "-a -N terminates"
-run "seeded bug 1" violation "-DSEEDED_BUG=1" "-DSAFETY -DNOCLAIM" ""
-run "seeded bug 1, user-visible" violation "-DSEEDED_BUG=1 -DUSER_VISIBLE_ONLY" "-DSAFETY -DNOCLAIM" ""
-run "seeded bug 2, user-visible" violation "-DSEEDED_BUG=2 -DUSER_VISIBLE_ONLY" "-DSAFETY -DNOCLAIM" ""
+# -O1 compiles the verifier in half the time of -O2 and searches nearly as fast; a seeded bug is found within a few
+# thousand states, so its verifier is not optimised at all.
+run "model, safety" clean "" "-O1 -DSAFETY -DNOCLAIM" ""
+run "model, liveness" clean "" "-O1" "-a -N terminates"
+run "seeded bug 1" violation "-DSEEDED_BUG=1" "-O0 -DSAFETY -DNOCLAIM" ""
+run "seeded bug 1, user-visible" violation "-DSEEDED_BUG=1 -DUSER_VISIBLE_ONLY" "-O0 -DSAFETY -DNOCLAIM" ""
+run "seeded bug 2, user-visible" violation "-DSEEDED_BUG=2 -DUSER_VISIBLE_ONLY" "-O0 -DSAFETY -DNOCLAIM" ""
 
 echo "latch model: $passed passed, $failed failed"
 [ "$failed" = 0 ]
