@@ -9,7 +9,7 @@
 #
 #   model, safety                 every assertion in every reachable state, and no invalid end state (deadlock)
 #   model, liveness               every execution ends (LTL `terminates`: no loop spins for ever)
-#   seeded bug 1                  release before publishing the staged list: the safety run must report an error,
+#   seeded bug 1                  release before publishing the changed list: the safety run must report an error,
 #   seeded bug 1, user-visible    also with the assertions on subscribers and on the final state alone
 #   seeded bug 2, user-visible    release despite pending work: likewise
 #

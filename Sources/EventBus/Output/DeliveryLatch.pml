@@ -9,41 +9,41 @@
  *   spin -DSEEDED_BUG=1 -a DeliveryLatch.pml && ...   # a seeded bug: the safety run must report errors
  *
  * What the model's state stands for:
- *   word, PENDING, CHANGING   `DeliveryLatch`'s latch word and its flags `pending` and `changingMembers`
+ *   word, PENDING, CHANGING   `DeliveryLatch`'s latch word and its flags `pending` and `changingEntries`
  *                             (DeliveryLatch.swift). A thread's bits are its number times 4 here, its `pthread_t`
  *                             there; both leave the two flag bits free.
  *   lockOwner                 the output's lock, `LockedState.withLock` (LockedState.swift): a mutex that is not
  *                             reentrant, so a thread that takes it twice blocks for ever (an invalid end state here).
- *   roundList                 the published list, `DeliveryLatch.published` and its view `publishedElements`, written
- *                             only through `DeliveryLatch.changePublished` (`writeRoundList` here). A list is a set of
+ *   roundList                 the round's list, `RoundEntries.list` and its view `elements` (SubscriberList.swift), written
+ *                             only through `RoundEntries.change` (`writeRoundList` here). A list is a set of
  *                             entries: slots keep subscription order, which no property below depends on.
- *   stagedList, hasStaged     `DeliveryRoster.staged` (DeliveryRoster.swift).
+ *   changedList, hasChanged     `SubscriberList.changedEntries` (SubscriberList.swift).
  *   pendingEvents             `DeliveryStateMachine.pending` (DeliveryStateMachine.swift).
- *   responderAlive, isDead    the responder entry's weak reference, and `DeliveryMember.isDead`.
- *   removed                   `DeliveryMember.isRemoved`.
+ *   responderAlive, isDead    the responder entry's weak reference, and `Entry.isDead`.
+ *   removed                   `Entry.isRemoved`.
  *
  * What each step stands for (type, function, file):
  *   Sender                    `Output.send` (Output.swift). Lock-free: `DeliveryLatch.tryClaim` and the read of the
- *                             published list (`Output.deliverToPublished`, Output+Delivery.swift), the round, then
+ *                             round's list (`Output.deliver(_:to:in:)`, Output+Delivery.swift), the round, then
  *                             `DeliveryLatch.tryRelease`; if that fails or the round found a dead responder,
  *                             `Output.finishRound(deadFound:by:)` and `Output.deliverRounds` (Output+Delivery.swift).
  *                             Locked, after a failed claim: `DeliveryStateMachine.send`, which calls
- *                             `DeliveryLatch.claimOrMarkPending` and returns `.deliver(event, roster.published)` or
+ *                             `DeliveryLatch.claimOrMarkPending` and returns `.deliver(event, subscribers.roundEntries)` or
  *                             appends the event to `pending`.
  *   takeIdleOrMarkPending     `DeliveryLatch.takeIdleOrMarkPending(settingTo:)`, the compare-and-swap loop behind
- *                             `claimOrMarkPending` and `beginChangingMembers`.
+ *                             `claimOrMarkPending` and `beginChangingEntries`.
  *   deliverRound              the loop of `Output.deliver(_:to:)` (Output+Delivery.swift): a responder entry whose
  *                             responder is gone (`ResponderEntry.deliverNow` returns false) is marked `isDead`, and the
  *                             round returns `deadFound`.
- *   finishRound               `DeliveryStateMachine.finishRound(deadFound:by:leftovers:)` under the lock: first
- *                             `DeliveryRoster.finishRound(deadFound:)` (install the staged list, remove the entries the
- *                             round found dead), then `DeliveryStateMachine.next(for:leftovers:)` (pop a pending event
+ *   finishRound               `DeliveryStateMachine.finishRound(deadFound:by:subscribers:)` under the lock: first
+ *                             `SubscriberList.finishRound(deadFound:)` (install the changed list, remove the entries the
+ *                             round found dead), then `DeliveryStateMachine.next(for:after:subscribers:)` (pop a pending event
  *                             and keep the delivery, or let it go; both `DeliveryLatch.settle(holder:keeping:)`).
- *   Subscriber                `Output.add` (Output+Membership.swift) -> `DeliveryRoster.add`, then
- *                             `SubscriptionHandle.cancel` -> `Output.remove` -> `DeliveryRoster.cancel` ->
- *                             `removeIfPresent`. Both change the list in `DeliveryRoster.changeMembers`: in place
- *                             between `DeliveryLatch.beginChangingMembers` and `endChangingMembers` when nobody holds
- *                             the delivery, else on a staged copy, the holder marked pending.
+ *   Subscriber                `Output.add` (Output+Subscribing.swift) -> `SubscriberList.add`, then
+ *                             `SubscriptionHandle.cancel` -> `Output.remove` -> `SubscriberList.cancel` ->
+ *                             `remove`. Both change the list in `SubscriberList.changeEntries`: in place
+ *                             between `DeliveryLatch.beginChangingEntries` and `endChangingEntries` when nobody holds
+ *                             the delivery, else on a changed copy, the holder marked pending.
  *   ResponderDeinit           the responder's `deinit` begins: its weak reference reads `nil` from then on.
  *
  * Steps. Every access to the word is a step of its own, as each `eventbus_atomic_*` call is one atomic operation, and
@@ -58,10 +58,10 @@
  *   - no entry receives an event sent after its cancel returned, and every entry receives each event sent after its
  *     subscribe returned whose round ended before its cancel began;
  *   - one round at a time, never run by a thread that holds the lock;
- *   - the published list changes only under the lock, by the holder of the delivery or while the word is CHANGING,
+ *   - the round's list changes only under the lock, by the holder of the delivery or while the word is CHANGING,
  *     and never while a lock-free holder reads it; a lock holder never finds the word CHANGING; a responder entry found
  *     dead is removed at the end of that round;
- *   - when every thread has returned: the latch is idle, the lock free, nothing staged or pending, and the published
+ *   - when every thread has returned: the latch is idle, the lock free, nothing changed or pending, and the round's
  *     list holds exactly the entries not removed.
  * The safety run also fails on an invalid end state (a thread blocked for ever: a deadlock); the liveness run checks
  * that every execution ends (`terminates`), so that no loop can spin for ever.
@@ -70,7 +70,7 @@
  * inside a handler, queued delivery contexts, compaction of the list, and pruning.
  *
  * Flags (spin runs the C preprocessor): SEEDED_BUG=1 makes the holder let go of the delivery before it installs the
- * staged list, so a lock-free send claims it and reads the list while it is replaced; SEEDED_BUG=2 makes
+ * changed list, so a lock-free send claims it and reads the list while it is replaced; SEEDED_BUG=2 makes
  * `tryRelease` let go even when work is pending, so a queued event is never delivered. USER_VISIBLE_ONLY drops the
  * assertions on the protocol's internals, keeping those on what subscribers receive and on the final state: the
  * seeded bugs must be found with it too. CYCLES sets how many entries the subscriber thread adds and cancels (2).
@@ -106,8 +106,8 @@
 byte word = 0;
 byte lockOwner = 0;
 byte roundList = BIT(PERMANENT) | BIT(RESPONDER);
-byte stagedList = 0;
-bool hasStaged = false;
+byte changedList = 0;
+bool hasChanged = false;
 chan pendingEvents = [EVENTS] of { byte };
 bool responderAlive = true;
 bool isDead = false;                  /* the responder's entry; no other entry can be found dead */
@@ -140,7 +140,7 @@ inline lockAndLoadWord(me) {
   }
 }
 
-/* `DeliveryLatch.changePublished`: under the lock, by the holder of the delivery or while the word is CHANGING. */
+/* `RoundEntries.change`: under the lock, by the holder of the delivery or while the word is CHANGING. */
 inline writeRoundList(me, list) {
   atomic {
 #ifndef USER_VISIBLE_ONLY
@@ -209,12 +209,12 @@ inline deliverRound(me, event, list) {
   }
 }
 
-/* `DeliveryRoster.finishRound(deadFound:)`: install the staged list, then remove the entries the round found dead
+/* `SubscriberList.finishRound(deadFound:)`: install the changed list, then remove the entries the round found dead
    from it (the round's list is the one replaced, or the current one). */
-inline finishRosterRound(me) {
+inline finishListRound(me) {
   delivered = roundList;
   if
-  :: hasStaged -> writeRoundList(me, stagedList); stagedList = 0; hasStaged = false
+  :: hasChanged -> writeRoundList(me, changedList); changedList = 0; hasChanged = false
   :: else
   fi;
   if
@@ -228,7 +228,7 @@ inline finishRosterRound(me) {
   delivered = 0
 }
 
-/* `DeliveryStateMachine.next(for:leftovers:)`: pop a pending event and keep the delivery, or settle idle
+/* `DeliveryStateMachine.next(for:after:subscribers:)`: pop a pending event and keep the delivery, or settle idle
    (`DeliveryLatch.settle(holder:keeping:)`). */
 inline nextAction(me) {
   if
@@ -237,7 +237,7 @@ inline nextAction(me) {
   fi
 }
 
-/* `Output.finishRound(deadFound:by:)`: `DeliveryStateMachine.finishRound(deadFound:by:leftovers:)` under the lock.
+/* `Output.finishRound(deadFound:by:)`: `DeliveryStateMachine.finishRound(deadFound:by:subscribers:)` under the lock.
    One step: while this thread holds the delivery, another can only fail to claim it and wait for the lock, so no
    thread can tell the steps under the lock apart until the word changes, and that is the step's last change but the
    unlock. With the seeded bug, the word changes first, and the rest is a step of its own. */
@@ -249,7 +249,7 @@ inline finishRound(me) {
     nextAction(me)
   }
   atomic {
-    finishRosterRound(me);
+    finishListRound(me);
     deadFound = false;
     lockOwner = 0
   }
@@ -257,7 +257,7 @@ inline finishRound(me) {
   atomic {
     lockOwner == 0 -> lockOwner = me;
     assert(HOLDER(word) == me);
-    finishRosterRound(me);
+    finishListRound(me);
     nextAction(me);
     deadFound = false;
     lockOwner = 0
@@ -278,7 +278,7 @@ proctype Sender(byte me) {
   bool claimed, deadFound, hasNext;
   for (k : 0 .. EVENTS_PER_SENDER - 1) {
     /* `Output.send`: the send begins with `DeliveryLatch.tryClaim`; on success the holder reads the round list
-       (`Output.deliverToPublished`), frozen until it lets go. */
+       (`Output.deliver(_:to:in:)`), frozen until it lets go. */
     atomic {
       event = (me - 1) * EVENTS_PER_SENDER + k;
       phaseWhenSent[event] = phase;
@@ -326,12 +326,12 @@ proctype Sender(byte me) {
   atomic { k = 0; event = 0; threadsReturned++ }
 }
 
-/* `DeliveryRoster.changeMembers`, under the lock, after `lockAndLoadWord`: add or remove `m`, in place while the
-   word is CHANGING (`beginChangingMembers` ... `endChangingMembers`), else on the staged list, the holder marked
+/* `SubscriberList.changeEntries`, under the lock, after `lockAndLoadWord`: add or remove `m`, in place while the
+   word is CHANGING (`beginChangingEntries` ... `endChangingEntries`), else on the changed list, the holder marked
    pending. Then unlock, in the same step as the change: nobody can tell them apart. */
-inline changeMembersAndUnlock(me, m, adding) {
+inline changeEntriesAndUnlock(me, m, adding) {
   if
-  :: !hasStaged -> takeIdleOrMarkPending(CHANGING, inPlace)
+  :: !hasChanged -> takeIdleOrMarkPending(CHANGING, inPlace)
   :: else -> inPlace = false; current = 0
   fi;
   atomic {
@@ -344,10 +344,10 @@ inline changeMembersAndUnlock(me, m, adding) {
        word = 0
     :: else ->
        if
-       :: !hasStaged -> stagedList = roundList; hasStaged = true
+       :: !hasChanged -> changedList = roundList; hasChanged = true
        :: else
        fi;
-       stagedList = CHANGED(stagedList, m, adding)
+       changedList = CHANGED(changedList, m, adding)
     fi;
     inPlace = false;
     lockOwner = 0;
@@ -360,17 +360,17 @@ proctype Subscriber(byte me) {
   byte m, current, changed;
   bool inPlace;
   for (m : FIRST .. ENTRIES - 1) {
-    /* `Output.add` -> `DeliveryRoster.add` */
+    /* `Output.add` -> `SubscriberList.add` */
     lockAndLoadWord(me);
-    changeMembersAndUnlock(me, m, true);
-    /* `SubscriptionHandle.cancel` -> `Output.remove` -> `DeliveryRoster.cancel` -> `removeIfPresent` */
+    changeEntriesAndUnlock(me, m, true);
+    /* `SubscriptionHandle.cancel` -> `Output.remove` -> `SubscriberList.cancel` -> `remove` */
     atomic {
       lockAndLoadWord(me);
       cancelling = true;
       assert(!HAS(removed, m));
       removed = removed | BIT(m)
     }
-    changeMembersAndUnlock(me, m, false)
+    changeEntriesAndUnlock(me, m, false)
   }
   atomic { m = 0; threadsReturned++ }
 }
@@ -394,7 +394,7 @@ init {
   }
   assert(word == 0);
   assert(lockOwner == 0);
-  assert(!hasStaged);
+  assert(!hasChanged);
   assert(empty(pendingEvents));
   assert(lockFreeReaders == 0 && roundsRunning == 0);
   assert(!isDead || HAS(removed, RESPONDER));
