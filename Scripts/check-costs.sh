@@ -8,8 +8,8 @@
 # Counts repeat exactly for one binary, unlike times on a shared machine. Each row of the budget file is measured by
 # two runs of Bench that differ only in `--iterations`; the difference between their counts, divided by the extra
 # work, cancels start-up, set-up and the report (Benchmarks/costs.tsv gives the commands, Benchmarks/METHODOLOGY.md
-# the method). Builds Bench with `swift build -c release --scratch-path .build-release --product Bench`, which does
-# nothing when `swift run -c release --scratch-path .build-release Bench` has just built it.
+# the method). Builds Bench with `swift build -c release --scratch-path .build-release -Xswiftc -warnings-as-errors
+# --product Bench`, which does nothing after CI's release steps, built with the same flags in the same folder.
 #
 # Prints one line per row (`ok` or `FAIL`, the figure and its budget), then `costs: N passed, M failed`. Exits 1 if a
 # figure is over its budget, 2 on a bad command line, a missing tool or a run that fails.
@@ -35,7 +35,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 
 echo "Building Bench in .build-release…" >&2
-swift build -c release --scratch-path .build-release --product Bench >&2
+swift build -c release --scratch-path .build-release -Xswiftc -warnings-as-errors --product Bench >&2
 
 # A run of Bench sends `--iterations` events in each of its repetitions: one warm-up and the timed ones of its full
 # plan (no --quick), read here from the source so that the figures follow a change of the plan.
