@@ -365,7 +365,7 @@ import Testing
     // The subscribe that brings the list to the prune threshold prunes the dead responders that precede it.
     let output = Output<Int>()
     let journal = ReentryJournal()
-    let dead = DeliveryRoster.minimumPruneThreshold - 1
+    let dead = SubscriberList.minimumPruneThreshold - 1
     for index in 0..<dead {
       Self.subscribeDeadResponder(
         to: output, holding: ReenteringObject("\(index)", journal: journal, reentry: .output(output, sending: 99)))
@@ -452,7 +452,8 @@ import Testing
       holding: ReenteringObject("pruned", journal: journal, reentry: .hub(hub, posting: Ping(number: 99))))
     let channels = LockedState(-1)
     let finished = runOnThread(timeout: 60) {
-      let count = hub.channelCount  // prunes every channel first
+      hub.pruneDeadSubscribers()
+      let count = hub.channelCount
       channels.withLock { $0 = count }
     }
     #expect(finished, "G8: pruning a channel deadlocked")
