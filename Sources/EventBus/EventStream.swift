@@ -149,10 +149,9 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @MainActor (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    _subscribe(responder, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) {
-      responder, event in
-      MainActor.assumeIsolated { handler(responder, event) }
-    }
+    _subscribe(
+      responder, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line),
+      MainQueue.uncheckedHandler(handler))
   }
 
   /// Subscribes `handler` on the main actor until the returned token is cancelled or released.
@@ -170,9 +169,9 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @MainActor (Event) -> Void
   ) -> EventSubscription {
-    _subscribe(on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) { event in
-      MainActor.assumeIsolated { handler(event) }
-    }
+    _subscribe(
+      on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line),
+      MainQueue.uncheckedHandler(handler))
   }
 
   /// Subscribes a ``MainActorEventResponder``, held weakly; its `handle(event:)` runs on the main actor.

@@ -4,9 +4,9 @@ import Dispatch
 /// The subscribers of one output that are delivered on one queue (`.main`, or `.queue(_:)`), and the events waiting
 /// for them: one block on the queue per burst, for all of them (G11, G13).
 ///
-/// The thread that holds the output's delivery hands the lane each event once per round, with the round's subscriber
-/// list, not once per subscriber: the list is an immutable copy, so the lane keeps it with the event, and the block
-/// delivers the event to the list's entries of this lane, in order. That keeps every guarantee of immediate
+/// The thread that holds the output's delivery hands the lane each event once per round, not once per subscriber,
+/// with the lane's entries of the round's subscriber list: an immutable copy, which the lane keeps with the event, and
+/// to whose entries the block delivers the event, in order. That keeps every guarantee of immediate
 /// delivery: a subscriber added after the event was sent is not in its list (G5); each event reaches each subscriber
 /// in order, one block at a time even on a concurrent queue (G1); an entry cancelled before the block reaches it is
 /// skipped, checked just before its handler runs (G4). A sender never waits for the queue.
@@ -15,7 +15,10 @@ import Dispatch
 final class DeliveryLane<Event: Sendable> {
   private struct Item {
     var event: Event
+    /// The round's list, kept whole so that no entry of it is freed before the item is delivered.
     var entries: EntryList
+    /// Where this lane's entries are in `entries`, in order.
+    var offsets: ContiguousArray<Int32>
   }
 
   private struct State {
@@ -31,6 +34,11 @@ final class DeliveryLane<Event: Sendable> {
   /// written only by the thread that holds the output's delivery, like an entry's round flags.
   @exclusivity(unchecked) private var round: UInt = 0
   @exclusivity(unchecked) private var deliversInline = false
+  /// Where this lane's entries are in the round's list, in order, as of the list's ``RoundEntries/version``
+  /// `offsetsVersion`: found again only when the list has changed. Offsets, not entries, so that the lane keeps no
+  /// entry alive once it is removed. Read and written only by the thread that holds the output's delivery.
+  @exclusivity(unchecked) private var offsets = ContiguousArray<Int32>()
+  @exclusivity(unchecked) private var offsetsVersion = UInt.max
 
   init(queue: DispatchQueue, runsInlineOnMainQueue: Bool) {
     self.queue = queue
@@ -44,7 +52,7 @@ final class DeliveryLane<Event: Sendable> {
 
   /// `main`, or `queue` and its label, for `debugDescription`.
   var contextDescription: String {
-    queue === DispatchQueue.main ? "main" : "queue \(queue.label)"
+    runsInlineOnMainQueue ? "main" : "queue \(queue.label)"
   }
 
   /// Hands `entry`, one of this lane's, the event of the current round over `round`'s list: the first entry of the
@@ -53,14 +61,30 @@ final class DeliveryLane<Event: Sendable> {
   func receive(_ event: Event, for entry: Output<Event>.EventEntry, in round: RoundEntries) -> Bool {
     if self.round != round.stamp {
       self.round = round.stamp
-      deliversInline = !enqueue(Item(event: event, entries: round.list.pointee), inlineIfIdle: true)
+      if offsetsVersion != round.version {
+        offsetsVersion = round.version
+        offsets = Self.offsets(of: self, in: round.list.pointee)
+      }
+      deliversInline = !enqueue(
+        Item(event: event, entries: round.list.pointee, offsets: offsets), inlineIfIdle: true)
     }
     return deliversInline ? entry.deliver(event) : true
   }
 
+  /// Where `lane`'s entries are in `list`.
+  private static func offsets(of lane: DeliveryLane, in list: EntryList) -> ContiguousArray<Int32> {
+    var offsets = ContiguousArray<Int32>()
+    for (offset, entry) in list.enumerated() {
+      if let entry, unsafeDowncast(entry, to: Output<Event>.EventEntry.self).isIn(lane) {
+        offsets.append(Int32(truncatingIfNeeded: offset))
+      }
+    }
+    return offsets
+  }
+
   /// Hands one entry an event of its replay window, on its own. Returns `false` when the entry's target is gone.
   func receive(_ event: Event, alone entry: Output<Event>.EventEntry) -> Bool {
-    enqueue(Item(event: event, entries: [entry]), inlineIfIdle: true) ? true : entry.deliver(event)
+    enqueue(Item(event: event, entries: [entry], offsets: [0]), inlineIfIdle: true) ? true : entry.deliver(event)
   }
 
   /// Queues `item` and schedules a block if none is; returns `false`, queueing nothing, when the caller may deliver
@@ -93,8 +117,18 @@ final class DeliveryLane<Event: Sendable> {
       }
       guard hasItems else { return }
       while let item = batch.popFirst() {
-        for case let entry? in item.entries {
-          unsafeDowncast(entry, to: Output<Event>.EventEntry.self).receive(item.event, from: self)
+        // The item keeps its entries for the whole loop, so each is borrowed, not retained and released.
+        item.entries.withUnsafeBufferPointer { entries in
+          guard let base = UnsafeRawPointer(entries.baseAddress) else { return }
+          for offset in item.offsets {
+            guard
+              let object = base.load(
+                fromByteOffset: Int(offset) &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
+            else { continue }
+            Unmanaged<Output<Event>.EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef {
+              $0.receive(item.event, from: self)
+            }
+          }
         }
       }
     }

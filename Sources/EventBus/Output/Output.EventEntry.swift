@@ -50,8 +50,11 @@ extension Output {
     @usableFromInline
     func receive(_ event: Event, in round: RoundEntries) -> Bool { deliver(event) }
 
-    /// Delivers `event`, taken from `lane`'s queue, if the entry belongs to that lane and is not cancelled.
+    /// Delivers `event`, taken from its lane's queue, unless the entry was cancelled meanwhile.
     func receive(_ event: Event, from lane: DeliveryLane<Event>) {}
+
+    /// Whether the entry is delivered through `lane`.
+    func isIn(_ lane: DeliveryLane<Event>) -> Bool { false }
 
     /// Whether anything can still receive events (a responder entry's responder is alive).
     var isTargetAlive: Bool { false }

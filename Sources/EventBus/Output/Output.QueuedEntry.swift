@@ -21,9 +21,11 @@ extension Output {
 
     override func receive(_ event: Event, from lane: DeliveryLane<Event>) {
       // A handler stays until its token cancels it.
-      guard lane === self.lane, !cancelled.isSet else { return }
+      guard !cancelled.isSet else { return }
       _ = deliver(event)
     }
+
+    override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
 
     override var contextDescription: String { lane.contextDescription }
 
@@ -56,8 +58,10 @@ extension Output {
       lane.receive(event, for: self, in: round)
     }
 
+    override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
+
     override func receive(_ event: Event, from lane: DeliveryLane<Event>) {
-      guard lane === self.lane, !cancelled.isSet else { return }
+      guard !cancelled.isSet else { return }
       if !deliver(event) {
         // The responder deinitialised: nothing can ever be delivered again.
         cancel()
@@ -81,20 +85,23 @@ extension Output {
   /// The output keeps its lanes weakly: the entries keep them, and a lane whose entries are gone goes too, and with it
   /// its queue. Reading a weak reference under the lock may release a lane; a lane that nobody else holds has nothing
   /// waiting (a waiting item keeps a block, which keeps the lane) and so no user object to release.
+  ///
+  /// A `.queue(_:)` lane is found by the identity of its `DispatchQueue` object. The main actor's is found by its kind:
+  /// on Linux every read of `DispatchQueue.main` makes a new object for the same queue.
   func lane(for context: DeliveryContext) -> DeliveryLane<Event> {
-    let (queue, runsInline): (DispatchQueue, Bool) =
+    let queue: DispatchQueue? =
       switch context.kind {
-      case .immediate, .mainActor: (.main, true)
-      case .queue(let queue): (queue, false)
+      case .immediate, .mainActor: nil
+      case .queue(let queue): queue
       }
     return state.withLock { state in
       state.lanes.removeAll { $0.lane == nil }
-      if let lane = state.lanes.lazy.compactMap(\.lane).first(where: {
-        $0.queue === queue && $0.runsInlineOnMainQueue == runsInline
+      if let lane = state.lanes.lazy.compactMap(\.lane).first(where: { lane in
+        queue.map { !lane.runsInlineOnMainQueue && lane.queue === $0 } ?? lane.runsInlineOnMainQueue
       }) {
         return lane
       }
-      let lane = DeliveryLane<Event>(queue: queue, runsInlineOnMainQueue: runsInline)
+      let lane = DeliveryLane<Event>(queue: queue ?? .main, runsInlineOnMainQueue: queue == nil)
       state.lanes.append(WeakLane(lane: lane))
       return lane
     }

@@ -20,6 +20,9 @@ final class RoundEntries {
   /// Numbers the rounds that reach a queued entry, so that a lane queues each round's event once
   /// (``DeliveryLane``). Read and written only by the thread that holds the delivery.
   @exclusivity(unchecked) @usableFromInline var stamp: UInt = 0
+  /// Counts the changes of ``list``, so that a lane knows when to find its entries in it again. Written by
+  /// ``change(_:)``; read by the thread that holds the delivery.
+  private(set) var version: UInt = 0
 
   init() {
     list = .allocate(capacity: 1)
@@ -36,6 +39,7 @@ final class RoundEntries {
   }
 
   func change(_ change: (inout EntryList) -> Void) {
+    version &+= 1
     change(&list.pointee)
     elements.pointee = list.pointee.withUnsafeBufferPointer { $0 }
   }

@@ -81,10 +81,9 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
     line: UInt = #line,
     _ handler: @escaping @MainActor (Responder, Event) -> Void
   ) {
-    self.init(stream, responder: responder, on: DeliveryContext(kind: .mainActor), fileID: fileID, line: line) {
-      responder, event in
-      MainActor.assumeIsolated { handler(responder, event) }
-    }
+    self.init(
+      stream, responder: responder, on: DeliveryContext(kind: .mainActor), fileID: fileID, line: line,
+      MainQueue.uncheckedHandler(handler))
   }
 
   /// Creates a stopped observer that calls the responder's `handle(event:)` with each event of `stream`.
