@@ -8,8 +8,6 @@ let package = Package(
     .library(name: "EventBus", targets: ["EventBus"]),
     .library(name: "Broadcasters", targets: ["Broadcasters"]),
     .executable(name: "Bench", targets: ["Bench"]),
-    // Bench's timing loop and report rows, shared with the peer comparison in Benchmarks/Peers.
-    .library(name: "BenchHarness", targets: ["BenchHarness"]),
   ],
   traits: [
     .trait(
@@ -32,7 +30,13 @@ let package = Package(
         "EventBus", "Broadcasters", "BenchHarness",
         .target(name: "CMallocStatistics", condition: .when(platforms: [.linux])),
       ]),
-    .target(name: "BenchHarness"),
+    // Bench's timing loop and report rows. Not a product: the peer comparison in Benchmarks/Peers compiles the same
+    // sources through a symbolic link.
+    .target(
+      name: "BenchHarness",
+      dependencies: [.target(name: "CMainQueueBlocks", condition: .when(platforms: [.linux]))]),
+    // Counts the blocks handed to the main queue, for the main-actor scenarios (Linux only).
+    .target(name: "CMainQueueBlocks", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // <malloc.h> for the Bench memory scenario; a header only, nothing is compiled or linked.
     .systemLibrary(name: "CMallocStatistics"),
     .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
