@@ -13,7 +13,9 @@ enum Bench {
     }
     let arguments = Array(CommandLine.arguments.dropFirst())
     // The main-actor scenarios deliver through the main queue while the measuring thread waits, so the main thread
-    // serves the main queue (`dispatchMain()`) and the run goes on a thread of its own, which ends the process.
+    // serves the main queue and the run goes on a thread of its own, which ends the process. The main thread serves it
+    // through its run loop, as an app's does; valgrind, which counts Bench's instructions, cannot run a process whose
+    // main thread went into `dispatchMain()`, the fallback should the run loop ever return.
     let measuring = Thread {
       exit(run(arguments: arguments, console: .standard))
     }
@@ -21,6 +23,7 @@ enum Bench {
     // As much stack as the main thread has: a reentrant send runs in constant stack, but user code may not.
     measuring.stackSize = 8 << 20
     measuring.start()
+    RunLoop.main.run()
     dispatchMain()
   }
 

@@ -67,9 +67,10 @@ enum Usage {
       contender of a scenario is measured in the same run, repetitions interleaved, with an idle second thread
       alive as in any app (glibc's locks skip their atomics in a single-threaded process). fanout and
       source-fanout run on the main actor. main-actor and main-actor-paced send from Bench's own thread while the
-      main thread serves the main queue; they also report main-queue blocks per event, counted at libdispatch's
-      enqueue functions for every contender alike (Linux, builds without a sanitizer). upstream counts, and memory
-      reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not apply to them.
+      main thread's run loop serves the main queue; they also report main-queue blocks per event, counted at
+      libdispatch's enqueue functions for every contender alike (Linux, builds without a sanitizer). upstream
+      counts, and memory reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not
+      apply to them.
       Exit status: 0 on success, 1 if a measurement or a file failed (or, with --fail-on-regression, a figure
       regressed; with --render-docs --check, a table is out of date), 2 on a bad command line.
 

@@ -2,8 +2,8 @@ import BenchHarness
 
 /// `main-actor` and `main-actor-paced`: events sent from the measuring thread to responders on the main actor.
 ///
-/// The main queue must be served while they run: `Bench` hands the main thread to `dispatchMain()` and measures
-/// on a thread of its own. See ``MainActorWorkload`` for what one iteration does.
+/// The main queue must be served while they run: `Bench`'s main thread runs its run loop, which serves it, and the
+/// measurements run on a thread of their own. See ``MainActorWorkload`` for what one iteration does.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 enum MainActorScenario {
   /// Nanoseconds per delivery and, where the process counts them, main-queue blocks per event, for each of

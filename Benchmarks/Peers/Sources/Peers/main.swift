@@ -4,7 +4,7 @@ import PeersHarness
 // Usage: swift run -c release --scratch-path .build Peers [--quick] [--n N[,N]] [--json PATH]
 // Measures each peer with Bench's own timing code (BenchHarness) and writes rows in Bench's JSON shape. One line per
 // figure goes to standard error as it is measured. The main-actor scenarios deliver through the main queue, so the
-// main thread serves it (`dispatchMain()`) and the measurements run on a thread of their own.
+// main thread serves it (its run loop) and the measurements run on a thread of their own.
 
 let usage = """
   usage: Peers [--quick] [--n N[,N...]] [--json PATH]
@@ -148,4 +148,6 @@ let measuring = Thread {
 }
 measuring.stackSize = 8 << 20
 measuring.start()
+// The main thread serves the main queue through its run loop, as an app's does; `dispatchMain()` should it return.
+RunLoop.main.run()
 dispatchMain()
