@@ -8,8 +8,6 @@ let package = Package(
     .library(name: "EventBus", targets: ["EventBus"]),
     .library(name: "Broadcasters", targets: ["Broadcasters"]),
     .executable(name: "Bench", targets: ["Bench"]),
-    // Bench's timing loop and report rows, shared with the peer comparison in Benchmarks/Peers.
-    .library(name: "BenchHarness", targets: ["BenchHarness"]),
   ],
   traits: [
     .trait(
@@ -34,7 +32,18 @@ let package = Package(
         "EventBus", "Broadcasters", "BenchHarness",
         .target(name: "CMallocStatistics", condition: .when(platforms: [.linux])),
       ]),
-    .target(name: "BenchHarness"),
+    // Bench's timing loop and report rows. Not a product: the peer comparison in Benchmarks/Peers compiles the same
+    // sources through a symbolic link.
+    .target(
+      name: "BenchHarness",
+      dependencies: [.target(name: "CMainQueueBlocks", condition: .when(platforms: [.linux]))]),
+    // Counts the blocks handed to the main queue, for the main-actor scenarios (Linux only). Its debug information is
+    // DWARF 4, as Swift's: the valgrind that counts Bench's instructions cannot read clang's default, DWARF 5. Part of
+    // no library product, so the flag reaches no package that depends on this one.
+    .target(
+      name: "CMainQueueBlocks",
+      cSettings: [.unsafeFlags(["-gdwarf-4"], .when(platforms: [.linux]))],
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // <malloc.h> for the Bench memory scenario; a header only, nothing is compiled or linked.
     .systemLibrary(name: "CMallocStatistics"),
     .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),

@@ -12,8 +12,8 @@ struct Arguments: Equatable, Sendable {
   var scenarios: [Scenario] = Scenario.allCases
   /// `--contender`: the contenders to run; `nil` runs every contender of each scenario.
   var contenders: [ContenderName]?
-  /// `--n`: responder counts, ascending.
-  var responderCounts: [Int] = Scenario.defaultResponderCounts
+  /// `--n`: responder counts, ascending; `nil` measures each scenario at its default counts.
+  var responderCounts: [Int]?
   /// `--iterations`: work per repetition instead of calibrating it.
   var iterations: Int?
   var jsonPath: String?
@@ -25,6 +25,10 @@ struct Arguments: Equatable, Sendable {
   var failsOnRegression = false
   /// `--peers`: a Peers `--json` file whose rows the table and the chart show beside this run's.
   var peersPath: String?
+  /// `--render-docs`: rewrite the figure tables of the docs from the committed results instead of measuring.
+  var rendersDocs = false
+  /// `--check`: with `--render-docs`, change no file and fail if one is out of date.
+  var checksDocs = false
 
   /// The largest `--n`: ten times the default maximum, beyond which a run takes minutes per figure.
   static let maximumResponderCount = 100_000
@@ -33,8 +37,14 @@ struct Arguments: Equatable, Sendable {
 
   /// The contenders of `scenario` this run measures, in report order.
   func contenders(of scenario: Scenario) -> [ContenderName] {
-    guard let contenders else { return scenario.contenders }
-    return scenario.contenders.filter(contenders.contains)
+    let available = scenario.contenders.filter(\.isAvailable)
+    guard let contenders else { return available }
+    return available.filter(contenders.contains)
+  }
+
+  /// The responder counts this run measures `scenario` at.
+  func responderCounts(of scenario: Scenario) -> [Int] {
+    responderCounts ?? scenario.defaultResponderCounts(quick: isQuick)
   }
 }
 
@@ -69,10 +79,11 @@ extension Arguments {
         guard inlineValue == nil else {
           throw ArgumentError(message: "option '\(option)' takes no value, got '\(argument)'")
         }
-        if option == Option.quick {
-          arguments.isQuick = true
-        } else {
-          arguments.failsOnRegression = true
+        switch option {
+        case Option.quick: arguments.isQuick = true
+        case Option.renderDocs: arguments.rendersDocs = true
+        case Option.check: arguments.checksDocs = true
+        default: arguments.failsOnRegression = true
         }
         continue
       }
@@ -89,6 +100,15 @@ extension Arguments {
       case Option.peers: arguments.peersPath = value
       default: arguments.comparePath = value
       }
+    }
+    if arguments.rendersDocs {
+      if let other = seen.subtracting([Option.renderDocs, Option.check]).sorted().first {
+        throw ArgumentError(message: "option '\(other)' does not go with '--render-docs', which measures nothing")
+      }
+      return arguments
+    }
+    if arguments.checksDocs {
+      throw ArgumentError(message: "option '--check' goes only with '--render-docs'")
     }
     arguments.scenarios = try selectScenarios(scenarioSelection, contenders: arguments.contenders)
     if arguments.failsOnRegression && arguments.comparePath == nil {
@@ -109,7 +129,9 @@ extension Arguments {
     static let compare = "--compare"
     static let failOnRegression = "--fail-on-regression"
     static let peers = "--peers"
-    static let flags: Set = [quick, failOnRegression]
+    static let renderDocs = "--render-docs"
+    static let check = "--check"
+    static let flags: Set = [quick, failOnRegression, renderDocs, check]
     static let valueOptions: Set = [scenario, contender, responderCount, iterations, json, csv, svg, compare, peers]
   }
 

@@ -7,14 +7,24 @@ import Foundation
 @main
 enum Bench {
   static func main() {
-    let status: Int32
-    if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
-      status = run(arguments: Array(CommandLine.arguments.dropFirst()), console: .standard)
-    } else {
+    guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else {
       Console.standard.printError("Bench: error: needs macOS 13, iOS 16, tvOS 16 or watchOS 9 for ContinuousClock")
-      status = 1
+      exit(1)
     }
-    exit(status)
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    // The main-actor scenarios deliver through the main queue while the measuring thread waits, so the main thread
+    // serves the main queue and the run goes on a thread of its own, which ends the process. The main thread serves it
+    // through its run loop, as an app's does; valgrind, which counts Bench's instructions, cannot run a process whose
+    // main thread went into `dispatchMain()`, the fallback should the run loop ever return.
+    let measuring = Thread {
+      exit(run(arguments: arguments, console: .standard))
+    }
+    measuring.name = "Bench"
+    // As much stack as the main thread has: a reentrant send runs in constant stack, but user code may not.
+    measuring.stackSize = 8 << 20
+    measuring.start()
+    RunLoop.main.run()
+    dispatchMain()
   }
 
   /// Runs one command line and returns the exit status: 0 on success, 1 if a measurement or a file failed or
@@ -29,6 +39,9 @@ enum Bench {
       if arguments.showsHelp {
         console.writeOutput(Usage.text)
         return 0
+      }
+      if arguments.rendersDocs {
+        return FigureDocs.run(checkOnly: arguments.checksDocs, console: console)
       }
       // Everything a command line names is checked before the run, so a typo fails at once, not minutes later.
       for (option, path) in outputPaths(arguments) {
@@ -45,19 +58,28 @@ enum Bench {
     }
 
     if Toolchain.isDebugBuild {
-      console.printError("Bench: warning: a debug build; figures say little about release code (use -c release)")
+      console.printError(debugBuildWarning)
     }
-    let runner = Runner(arguments: arguments, progress: console.printError)
+    let progress = ProgressLine(mode: console.progress, write: console.writeError)
+    let runner = Runner(
+      arguments: arguments, progress: progress.show,
+      notice: { note in
+        progress.clear()
+        console.printError("Bench: note: \(note)")
+      })
     let report: BenchReport
     var comparison: Comparison?
     do {
       let rows = try runner.run()
       report = BenchReport(
-        toolchain: Toolchain.description, date: ISO8601DateFormatter().string(from: Date()), results: rows)
+        toolchain: Toolchain.description, date: ISO8601DateFormatter().string(from: Date()),
+        machine: Machine.description, results: rows)
       if let baseline {
-        comparison = try compare(report, with: baseline, runner: runner, console: console)
+        comparison = try compare(report, with: baseline, runner: runner, progress: progress)
       }
+      progress.clear()
     } catch {
+      progress.clear()
       console.printError("Bench: error: \(error.message)")
       return 1
     }
@@ -90,14 +112,17 @@ enum Bench {
     return status
   }
 
+  /// What a debug build says first.
+  static let debugBuildWarning = "Bench: warning: a debug build; figures say little about release code (use -c release)"
+
   /// `report` against `baseline`, each regression measured again before it counts.
   @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   private static func compare(
-    _ report: BenchReport, with baseline: BenchReport, runner: Runner, console: Console
+    _ report: BenchReport, with baseline: BenchReport, runner: Runner, progress: ProgressLine
   ) throws(MeasurementFailure) -> Comparison {
     var comparison = Comparison(current: report, baseline: baseline)
     if !comparison.regressions.isEmpty {
-      console.printError("compare: measuring \(comparison.regressions.count) possible regression(s) again")
+      progress.show("compare: measuring \(comparison.regressions.count) possible regression(s) again")
     }
     try comparison.confirmRegressions { (scenario, n) throws(MeasurementFailure) in
       guard let scenario = Scenario(rawValue: scenario) else { return [] }

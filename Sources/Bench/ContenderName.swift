@@ -1,4 +1,6 @@
 /// The contenders, by the names reports and `--contender` use.
+///
+/// A name stands for one way of delivering events; in each scenario it does that scenario's work (``legend(in:)``).
 enum ContenderName: String, CaseIterable, Sendable {
   /// Strong method calls in a loop: the limit nothing can beat.
   case directCall = "direct-call"
@@ -8,6 +10,12 @@ enum ContenderName: String, CaseIterable, Sendable {
   case weakBoxLoop = "weak-box-loop"
   /// A hand-written weak fan-out through `[weak responder]` closures in an array.
   case weakClosureLoop = "weak-closure-loop"
+  /// Foundation's typed `NotificationCenter.MainActorMessage`, one `addObserver(of:for:)` per responder.
+  case mainActorMessage = "main-actor-message"
+  /// Hand-written: `DispatchQueue.main.async` per responder per event.
+  case mainQueueAsync = "main-queue-async"
+  /// One `AsyncStream` per responder, iterated by a main-actor task.
+  case asyncStream = "async-stream"
   /// This library's `Output`, responders held weakly.
   case output
   /// This library's `Output`, token-owned handlers.
@@ -22,4 +30,31 @@ enum ContenderName: String, CaseIterable, Sendable {
 
   /// The scenarios this contender takes part in.
   var scenarios: [Scenario] { Scenario.allCases.filter { $0.contenders.contains(self) } }
+
+  /// What the contender does in `scenario`, in one line, for `--help` and the legend under each table.
+  func legend(in scenario: Scenario) -> String {
+    switch (self, scenario.sendsToTheMainActor) {
+    case (.directCall, _): "strong references in an array, one method call each: the limit"
+    case (.closureArray, _): "a naive Output: an array of closures holding responders strongly; not thread-safe"
+    case (.weakBoxLoop, _):
+      "hand-written: boxes with a weak field in an array, called in a loop; the best weak fan-out, not thread-safe"
+    case (.weakClosureLoop, _): "hand-written: [weak responder] closures in an array, called in a loop; not thread-safe"
+    case (.mainActorMessage, true):
+      "Foundation's typed NotificationCenter.MainActorMessage, posted through one main-actor Task per event, "
+        + "one addObserver(of:for:) per responder"
+    case (.mainActorMessage, false) where scenario == .sourceFanout:
+      "one addObserver(of:for:) per screen for a typed MainActorMessage carrying the keyboard userInfo, each screen "
+        + "decoding it"
+    case (.mainActorMessage, false):
+      "Foundation's typed NotificationCenter.MainActorMessage, post(_:) on the main actor, one addObserver(of:for:) "
+        + "per responder"
+    case (.mainQueueAsync, _): "hand-written: DispatchQueue.main.async per responder per event, [weak responder]"
+    case (.asyncStream, _): "one AsyncStream per responder, iterated by a main-actor Task"
+    case (.output, true): "this library's Output, responders subscribed with on: .main (held weakly)"
+    case (.output, false): "this library's Output, responders held weakly"
+    case (.outputToken, _): "this library's Output, token-owned handlers"
+    case (.perObserver, _): "one NotificationCenter observer per responder, each decoding the keyboard userInfo"
+    case (.broadcaster, _): "this library's KeyboardBroadcaster: one observer, one decode, fanned out"
+    }
+  }
 }

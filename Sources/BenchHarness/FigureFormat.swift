@@ -21,10 +21,20 @@ public enum FigureFormat {
     "\(number(value, isCount: unit == "count")) \(unit)"
   }
 
-  /// A ratio to the best figure: `1.00×`, `12.4×`.
+  /// A ratio, with three significant digits: `0.0175×`, `0.500×`, `1.00×`, `12.4×`, `818×`.
   public static func ratio(_ ratio: Double) -> String {
     guard ratio.isFinite else { return "–" }
-    return decimal(ratio, fractionDigits: ratio >= 100 ? 0 : ratio >= 10 ? 1 : 2) + "×"
+    guard ratio > 0 && ratio < 1 else {
+      return decimal(ratio, fractionDigits: ratio >= 100 ? 0 : ratio >= 10 ? 1 : 2) + "×"
+    }
+    // One more digit after the point for every zero before the first significant one, up to six.
+    var fractionDigits = 3
+    var scaled = ratio
+    while scaled < 0.1 && fractionDigits < 6 {
+      scaled *= 10
+      fractionDigits += 1
+    }
+    return decimal(ratio, fractionDigits: fractionDigits) + "×"
   }
 
   /// A signed percentage: `+12.5%`, `-3.0%`.

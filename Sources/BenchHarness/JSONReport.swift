@@ -1,4 +1,4 @@
-/// The JSON report: one object, `schema`, `toolchain`, `date`, then a `results` row per line.
+/// The JSON report: one object, `schema`, `toolchain`, `date`, `machine` when known, then a `results` row per line.
 ///
 /// Written by hand so the keys come in the documented order and each row stays on one line, which keeps
 /// committed results readable in a diff. Read back with `JSONDecoder`.
@@ -13,11 +13,12 @@ public enum JSONReport {
         + "\"metric\": \(quoted(row.metric)), \"value\": \(number(row.value)), \"unit\": \(quoted(row.unit))"
         + spread(row) + "}"
     }
+    let machine = report.machine.map { "\n  \"machine\": \(quoted($0))," } ?? ""
     return """
       {
         "schema": \(report.schema),
         "toolchain": \(quoted(report.toolchain)),
-        "date": \(quoted(report.date)),
+        "date": \(quoted(report.date)),\(machine)
         "results": [
       \(rows.joined(separator: ",\n"))
         ]

@@ -21,6 +21,22 @@ public enum TimedComparison {
   public static func measure(
     _ workloads: [TimedWorkload], plan: MeasurementPlan
   ) throws(MeasurementFailure) -> [Statistics.Summary] {
+    try measureFigures(workloads, plan: plan).map(\.time)
+  }
+
+  /// The figures of one workload: its time per unit and, if it has a ``TimedWorkload/Counter``, its count per unit.
+  public struct Figures: Equatable, Sendable {
+    /// Nanoseconds per unit of work.
+    public var time: Statistics.Summary
+    /// The counter's growth per unit over each timed repetition; `nil` without a counter.
+    public var count: Statistics.Summary?
+  }
+
+  /// Measures every workload as ``measure(_:plan:)`` does, and reads each workload's counter around its timed
+  /// repetitions.
+  public static func measureFigures(
+    _ workloads: [TimedWorkload], plan: MeasurementPlan
+  ) throws(MeasurementFailure) -> [Figures] {
     IdleThread.start()
     let clock = ContinuousClock()
     var iterationsRun = Array(repeating: 0, count: workloads.count)
@@ -39,10 +55,15 @@ public enum TimedComparison {
       iterations.append(chosen)
     }
     var samples = Array(repeating: [Double](), count: workloads.count)
+    var counts = Array(repeating: [Double](), count: workloads.count)
     for _ in 0..<plan.repetitions {
       for (index, workload) in workloads.enumerated() {
         let count = iterations[index]
+        let countBefore = workload.counter?.read()
         let elapsed = clock.measure { workload.run(count) }
+        if let counter = workload.counter, let countBefore {
+          counts[index].append(Double(counter.read() - countBefore) / Double(count * counter.unitsPerIteration))
+        }
         iterationsRun[index] += count
         samples[index].append(elapsed.nanoseconds / Double(count * workload.unitsPerIteration))
       }
@@ -55,7 +76,9 @@ public enum TimedComparison {
           message: "contender '\(workload.name)' completed \(completed) units of work, expected \(expected)")
       }
     }
-    return samples.map(Statistics.summary)
+    return zip(samples, counts).map { times, counts in
+      Figures(time: Statistics.summary(times), count: counts.isEmpty ? nil : Statistics.summary(counts))
+    }
   }
 
   /// The iterations that make one repetition last about `target`, found by growing a trial run until it takes

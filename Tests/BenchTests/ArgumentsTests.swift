@@ -8,8 +8,14 @@ extension BenchTestSuite {
       let arguments = try Arguments.parse([])
       #expect(arguments.scenarios == Scenario.allCases)
       #expect(arguments.contenders == nil)
-      #expect(arguments.responderCounts == [1, 10, 100, 1000, 10_000])
+      #expect(arguments.responderCounts(of: .fanout) == [1, 10, 100, 1000, 10_000])
+      #expect(arguments.responderCounts(of: .mainActor) == [1, 10, 100, 1000])
+      #expect(arguments.responderCounts(of: .mainActorPaced) == [1, 10, 100, 1000])
+      let quick = try Arguments.parse(["--quick"])
+      #expect(quick.responderCounts(of: .fanout) == [1, 10, 100, 1000, 10_000])
+      #expect(quick.responderCounts(of: .mainActor) == [1, 10, 100])
       #expect(arguments.iterations == nil)
+      #expect(!arguments.rendersDocs && !arguments.checksDocs)
       #expect(!arguments.isQuick && !arguments.showsHelp)
       for scenario in Scenario.allCases {
         #expect(arguments.contenders(of: scenario) == scenario.contenders)
@@ -25,7 +31,7 @@ extension BenchTestSuite {
       #expect(arguments.isQuick)
       #expect(arguments.scenarios == [.fanout])
       #expect(arguments.contenders == [.output])
-      #expect(arguments.responderCounts == [100])
+      #expect(arguments.responderCounts(of: .mainActor) == [100])
       #expect(arguments.iterations == 1000)
       #expect(arguments.jsonPath == "r.json")
       #expect(arguments.csvPath == "r.csv")
@@ -51,7 +57,11 @@ extension BenchTestSuite {
 
     @Test func aContenderAloneSelectsTheScenariosItTakesPartIn() throws {
       let arguments = try Arguments.parse(["--contender", "output"])
-      #expect(arguments.scenarios == [.fanout, .subscribeCancel, .memory])
+      #expect(arguments.scenarios == [.fanout, .mainActor, .mainActorPaced, .subscribeCancel, .memory])
+      let message = try Arguments.parse(["--contender", "main-actor-message"])
+      #expect(message.scenarios == [.fanout, .sourceFanout, .mainActor, .mainActorPaced])
+      let hop = try Arguments.parse(["--contender", "main-queue-async,async-stream"])
+      #expect(hop.scenarios == [.mainActor, .mainActorPaced])
       let perObserver = try Arguments.parse(["--contender", "per-observer"])
       #expect(perObserver.scenarios == [.sourceFanout, .upstream, .subscribeCancel, .memory])
     }
@@ -99,6 +109,39 @@ extension BenchTestSuite {
       } throws: { error in
         (error as? ArgumentError)?.message.contains(message) == true
       }
+    }
+
+    @Test func renderingTheDocsTakesOnlyACheckFlag() throws {
+      let render = try Arguments.parse(["--render-docs"])
+      #expect(render.rendersDocs && !render.checksDocs)
+      let check = try Arguments.parse(["--check", "--render-docs"])
+      #expect(check.rendersDocs && check.checksDocs)
+      for commandLine in [
+        ["--render-docs", "--quick"], ["--render-docs", "--json", "r.json"], ["--n", "1", "--render-docs"],
+      ] {
+        #expect {
+          try Arguments.parse(commandLine)
+        } throws: { error in
+          (error as? ArgumentError)?.message.contains("does not go with '--render-docs'") == true
+        }
+      }
+      #expect {
+        try Arguments.parse(["--check"])
+      } throws: { error in
+        (error as? ArgumentError)?.message == "option '--check' goes only with '--render-docs'"
+      }
+    }
+
+    @Test func theMainActorScenariosAreNamedAndTheirContendersSelectable() throws {
+      let arguments = try Arguments.parse([
+        "--scenario", "main-actor-paced,main-actor", "--contender", "output,main-queue-async",
+      ])
+      #expect(arguments.scenarios == [.mainActor, .mainActorPaced])
+      #expect(arguments.contenders(of: .mainActor) == [.mainQueueAsync, .output])
+      #expect(Scenario.mainActor.reference == .mainQueueAsync)
+      #expect(Scenario.mainActor.metrics == [.nanosecondsPerDelivery, .mainQueueBlocksPerEvent])
+      #expect(Scenario.mainActor.sendingPattern == .bursts(events: 100))
+      #expect(Scenario.mainActorPaced.sendingPattern == .oneAtATime)
     }
 
     @Test func failingOnRegressionNeedsSomethingToCompareWith() {

@@ -5,12 +5,17 @@ import Testing
 
 extension BenchTestSuite {
   @Suite struct ContenderTests {
-    static let sendingContenders = ContenderName.allCases
+    /// Every contender of the scenarios that send on the responders' own thread, with its scenario.
+    static let sendingContenders = [Scenario.fanout, .sourceFanout, .subscribeCancel].flatMap { scenario in
+      scenario.contenders.map { (scenario, $0) }
+    }
     static let churningContenders = Scenario.subscribeCancel.contenders
 
     @Test(arguments: sendingContenders, [1, 3, 17])
-    func everyContenderDeliversEachEventToEveryResponderExactlyOnce(name: ContenderName, responderCount: Int) {
-      let contender = name.makeContender(responderCount: responderCount)
+    func everyContenderDeliversEachEventToEveryResponderExactlyOnce(
+      contender: (scenario: Scenario, name: ContenderName), responderCount: Int
+    ) {
+      let contender = contender.name.makeContender(in: contender.scenario, responderCount: responderCount)
       contender.send(events: 2)
       #expect(contender.deliveries == 0, "nothing is delivered before subscribing")
       contender.subscribeAll()
@@ -22,7 +27,8 @@ extension BenchTestSuite {
 
     @Test(arguments: churningContenders, [1, 3, 17])
     func subscribeAndCancelLeavesTheCrowdAsItWas(name: ContenderName, responderCount: Int) throws {
-      let contender = try #require(name.makeContender(responderCount: responderCount) as? any ChurningContender)
+      let contender = try #require(
+        name.makeContender(in: .subscribeCancel, responderCount: responderCount) as? any ChurningContender)
       contender.subscribeAll()
       contender.subscribeAndCancel(cycles: 4)
       #expect(contender.cycles == 4)
@@ -32,10 +38,10 @@ extension BenchTestSuite {
 
     @Test func everyContenderOfEveryScenarioHasTheCapabilityItsScenarioNeeds() {
       for name in Scenario.subscribeCancel.contenders {
-        #expect(name.makeContender(responderCount: 1) is any ChurningContender, "\(name)")
+        #expect(name.makeContender(in: .subscribeCancel, responderCount: 1) is any ChurningContender, "\(name)")
       }
       for name in Scenario.upstream.contenders {
-        #expect(name.makeContender(responderCount: 1) is any UpstreamContender, "\(name)")
+        #expect(name.makeContender(in: .upstream, responderCount: 1) is any UpstreamContender, "\(name)")
       }
     }
 

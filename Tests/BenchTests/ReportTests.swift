@@ -57,20 +57,32 @@ extension BenchTestSuite {
       #expect(lines.dropFirst().dropLast().allSatisfy { $0.split(separator: ",").count == 6 })
     }
 
-    @Test func tableShowsEveryContenderWithItsRatioToTheBest() {
+    @Test func tableGivesEveryFigureItsRatioToOneBaseNamedAboveIt() {
       let table = TableReport.render(SampleReports.current)
       #expect(table.contains("fanout: ns per delivery, lower is better"))
+      // fanout's reference (weak-box-loop) is not in the sample, so its first contender is the base.
+      #expect(table.contains("In brackets: each figure ÷ direct-call's at the same N."))
       #expect(table.contains("|   N |  direct-call |       output |"))
       #expect(table.contains("1.50 (1.00×)"))
       #expect(table.contains("6.00 (4.00×)"))
       #expect(table.contains("3.60 (3.00×)"))
+      // source-fanout: per-observer is the best at N = 1 and broadcaster at N = 100, and the base stays per-observer.
+      #expect(table.contains("In brackets: each figure ÷ per-observer's at the same N."))
+      #expect(table.contains("|   1 |  900 (1.00×) |    950 (1.06×) |"))
+      #expect(table.contains("| 100 |  880 (1.00×) | 20.0 (0.0227×) |"))
+      #expect(table.contains("main-actor: ns per delivery"))
+      #expect(table.contains("In brackets: each figure ÷ main-queue-async's at the same N."))
+      #expect(table.contains("|  10 |      900 (1.00×) | 450 (0.500×) |"))
+      // Counts carry no ratio.
+      #expect(table.contains("main-actor: main-queue blocks per event, lower is better"))
+      #expect(table.contains("|  10 |             10.0 |  0.010 |"))
       #expect(table.contains("upstream: upstream subscriptions"))
-      #expect(table.contains("100 (100×)"))
-      #expect(table.contains("1 (1.00×)"))
+      #expect(table.contains("| 100 |          100 |           1 |"))
       #expect(table.contains("96.5 (1.00×)"))
+      #expect(table.contains("  main-queue-async  hand-written: DispatchQueue.main.async per responder per event"))
       // Every row of a table is as wide as its header, so the columns line up.
       let tables = table.components(separatedBy: "\n\n").map { $0.split(separator: "\n").filter { $0.hasPrefix("|") } }
-      #expect(tables.filter { !$0.isEmpty }.count == 4)
+      #expect(tables.filter { !$0.isEmpty }.count == 6)
       for rows in tables where !rows.isEmpty {
         #expect(Set(rows.map(\.count)).count == 1, "\(rows)")
       }
@@ -88,8 +100,9 @@ extension BenchTestSuite {
       ] {
         #expect(svg.contains(label), "missing label \(label)")
       }
-      // Only ns_per_delivery figures are charted: four fan-out lines in all, none for upstream or memory.
-      #expect(svg.components(separatedBy: "<polyline").count - 1 == 4 * 2)
+      // Only ns_per_delivery figures are charted: six lines in all, none for blocks, upstream or memory.
+      #expect(svg.components(separatedBy: "<polyline").count - 1 == 6 * 2)
+      #expect(svg.contains("output (main-actor)"))
       #expect(!svg.contains("(upstream)") && !svg.contains("(memory)"))
     }
 
@@ -97,7 +110,7 @@ extension BenchTestSuite {
       let report = BenchReport(toolchain: "t", date: "d", results: [SampleReports.current.results.last!])
       let svg = SVGChart.render(report)
       #expect(try xmlElementNames(svg).first == "svg")
-      #expect(svg.contains("No fanout or source-fanout figures"))
+      #expect(svg.contains("No fanout, source-fanout or main-actor figures"))
     }
 
     @Test func decadeLabelsAreShort() {

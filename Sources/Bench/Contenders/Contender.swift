@@ -1,12 +1,11 @@
-/// One way of getting events from a sender to N responders, set up for one N.
+import BenchHarness
+
+/// One way of getting events from a sender to N responders on the sender's thread, set up for one N.
 ///
 /// A contender makes its responders when it is created and subscribes them in ``subscribeAll()``, so the
 /// `memory` scenario can measure subscribing alone. The timed scenarios call ``send(events:)`` or
 /// ``ChurningContender/subscribeAndCancel(cycles:)`` in repetitions.
 protocol Contender: AnyObject {
-  /// Makes `responderCount` responders and subscribes none of them.
-  init(responderCount: Int)
-
   /// Subscribes every responder. Called once.
   func subscribeAll()
 
@@ -30,4 +29,12 @@ protocol ChurningContender: Contender {
 protocol UpstreamContender: Contender {
   /// Upstream NotificationCenter subscriptions the contender holds right now.
   var upstreamSubscriptions: Int { get }
+}
+
+/// One way of getting events from a background thread to N responders on the main actor, for `main-actor` and
+/// `main-actor-paced`. Made on the main actor with its responders subscribed; ``send(_:)`` runs on the measuring
+/// thread, never on the main actor.
+protocol MainActorContender: AnyObject, Sendable {
+  /// Sends one event to every responder.
+  func send(_ event: MainActorEvent)
 }

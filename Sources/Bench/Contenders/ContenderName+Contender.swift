@@ -1,20 +1,53 @@
+import BenchHarness
+
 extension ContenderName {
-  /// The type that implements the contender.
-  var contenderType: any Contender.Type {
+  /// A new contender of a same-thread scenario with `responderCount` responders, none subscribed yet.
+  func makeContender(in scenario: Scenario, responderCount: Int) -> any Contender {
     switch self {
-    case .directCall: DirectCallContender.self
-    case .closureArray: ClosureArrayContender.self
-    case .weakBoxLoop: WeakBoxLoopContender.self
-    case .weakClosureLoop: WeakClosureLoopContender.self
-    case .output: OutputContender.self
-    case .outputToken: OutputTokenContender.self
-    case .perObserver: PerObserverContender.self
-    case .broadcaster: BroadcasterContender.self
+    case .directCall: DirectCallContender(responderCount: responderCount)
+    case .closureArray: ClosureArrayContender(responderCount: responderCount)
+    case .weakBoxLoop: WeakBoxLoopContender(responderCount: responderCount)
+    case .weakClosureLoop: WeakClosureLoopContender(responderCount: responderCount)
+    case .output: OutputContender(responderCount: responderCount)
+    case .outputToken: OutputTokenContender(responderCount: responderCount)
+    case .perObserver: PerObserverContender(responderCount: responderCount)
+    case .broadcaster: BroadcasterContender(responderCount: responderCount)
+    case .mainActorMessage:
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+        scenario == .sourceFanout
+          ? KeyboardMessageContender(responderCount: responderCount)
+          : MainActorMessageContender(responderCount: responderCount)
+      } else {
+        preconditionFailure("\(name) needs NotificationCenter.MainActorMessage (macOS 26, iOS 26)")
+      }
+    case .mainQueueAsync, .asyncStream:
+      preconditionFailure("\(name) takes part only in the main-actor scenarios")
     }
   }
 
-  /// A new contender with `responderCount` responders, none subscribed yet.
-  func makeContender(responderCount: Int) -> any Contender {
-    contenderType.init(responderCount: responderCount)
+  /// A new contender of a main-actor scenario, `responders` subscribed.
+  @MainActor
+  func makeMainActorContender(responders: [MainActorResponder]) -> any MainActorContender {
+    switch self {
+    case .output: OutputOnMainContender(responders: responders)
+    case .mainQueueAsync: MainQueueAsyncContender(responders: responders)
+    case .asyncStream: AsyncStreamContender(responders: responders)
+    case .mainActorMessage:
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+        MainActorMessageHopContender(responders: responders)
+      } else {
+        preconditionFailure("\(name) needs NotificationCenter.MainActorMessage (macOS 26, iOS 26)")
+      }
+    default: preconditionFailure("\(name) takes no part in the main-actor scenarios")
+    }
+  }
+
+  /// Whether this platform has what the contender needs: Foundation's typed messages are new on Apple platforms.
+  var isAvailable: Bool {
+    guard self == .mainActorMessage else { return true }
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+      return true
+    }
+    return false
   }
 }

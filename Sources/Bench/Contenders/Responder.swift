@@ -35,8 +35,9 @@ final class Responder {
   }
 }
 
-// Not protected by a lock: every contender delivers synchronously on the thread that sends, and the benchmark
-// sends from one thread only. `Output` and NotificationCenter handlers are `@Sendable`, hence the conformance.
+// Not protected by a lock: every contender delivers synchronously while the sending thread waits (on that thread, or
+// for `main-actor-message` in one main-queue block that the sender waits for), and the benchmark sends from one
+// thread at a time. `Output` and NotificationCenter handlers are `@Sendable`, hence the conformance.
 extension Responder: @unchecked Sendable {}
 
 extension Sequence<Responder> {

@@ -1,15 +1,16 @@
 import BenchHarness
 import Foundation
 
-/// A log-log chart of ns per delivery against N for every `fanout` and `source-fanout` contender, as SVG.
+/// A log-log chart of ns per delivery against N for every `fanout`, `source-fanout` and `main-actor` contender, as
+/// SVG.
 ///
 /// Hand-written SVG 1.1 with no script or external resource: a title saying what is plotted and what made it,
-/// both axes labelled in decades, one line per contender (`fanout` solid, `source-fanout` dashed, this
-/// library's contenders thicker) and a legend naming each with its figure at the largest N. Every point has a
+/// both axes labelled in decades, one line per contender (`fanout` solid, `source-fanout` dashed, `main-actor`
+/// dotted, this library's contenders thicker) and a legend naming each with its figure at the largest N. Every point has a
 /// tooltip with its exact figure.
 enum SVGChart {
   /// The scenarios the chart plots: those measured in ns per delivery.
-  static let scenarios: [Scenario] = [.fanout, .sourceFanout]
+  static let scenarios: [Scenario] = [.fanout, .sourceFanout, .mainActor]
 
   struct Series {
     var scenario: String
@@ -27,13 +28,13 @@ enum SVGChart {
       "Cost of delivering one event to N responders: ns per delivery against N, log-log, lower is better",
       x: 20, y: 30, size: 17, weight: "bold")
     svg.text(
-      "\(report.toolchain), \(report.date). fanout: time ÷ (events × N), solid; "
-        + "source-fanout: one NotificationCenter post to N responders, dashed.",
+      "\(report.toolchain), \(report.date). fanout solid; source-fanout (one NotificationCenter post) dashed; "
+        + "main-actor (bursts from a background thread) dotted.",
       x: 20, y: 52, size: 12, color: "#444444")
     guard let scale = Scale(series) else {
       svg.rectangle(x: Layout.left, y: Layout.top, width: Layout.plotWidth, height: Layout.plotHeight)
       svg.text(
-        "No fanout or source-fanout figures in this run.", x: Layout.left + Layout.plotWidth / 2,
+        "No fanout, source-fanout or main-actor figures in this run.", x: Layout.left + Layout.plotWidth / 2,
         y: Layout.top + Layout.plotHeight / 2, size: 14, anchor: "middle")
       return svg.document
     }
@@ -122,7 +123,12 @@ enum SVGChart {
     init(_ series: Series, index: Int) {
       color = Self.palette[index % Self.palette.count]
       width = Self.libraryContenders.contains(series.contender) ? 3.5 : 2
-      dash = series.scenario == Scenario.sourceFanout.name ? "7 4" : nil
+      dash =
+        switch series.scenario {
+        case Scenario.sourceFanout.name: "7 4"
+        case Scenario.mainActor.name: "2 3"
+        default: nil
+        }
     }
   }
 

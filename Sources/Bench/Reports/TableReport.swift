@@ -1,56 +1,111 @@
 import BenchHarness
 
-/// The report `Bench` prints: per scenario, a Markdown table of N against contenders, each figure with its
-/// ratio to the best figure at that N.
+/// The report `Bench` prints: per scenario and figure, a Markdown table of N against contenders, each figure with
+/// its ratio to the scenario's reference contender at that N, then a legend of the contenders.
 ///
 /// ```
 /// fanout: ns per delivery, lower is better (one event delivered to N responders; time ÷ (events × N))
+/// In brackets: each figure ÷ weak-box-loop's at the same N.
 ///
-/// |     N |   direct-call | closure-array | weak-closure-loop |        output |
-/// |------:|--------------:|--------------:|------------------:|--------------:|
-/// |     1 |  1.71 (1.00×) |  2.61 (1.53×) |      4.07 (2.38×) |  9.80 (5.73×) |
+/// |     N |   direct-call | weak-box-loop |        output |
+/// |------:|--------------:|--------------:|--------------:|
+/// |     1 | 3.15 (0.098×) |  32.1 (1.00×) |  35.5 (1.11×) |
 /// ```
 ///
-/// Markdown, so the same text reads in a terminal and pastes into a README.
+/// The ratio's base is one contender for the whole table, so a column reads down without changing meaning.
+/// Markdown, so the same text reads in a terminal and pastes into a document.
 enum TableReport {
   static func render(_ report: BenchReport) -> String {
-    var text = "Bench: \(report.toolchain), \(report.date)\n"
+    var text = "Bench: \(report.toolchain), \(report.date)\(report.machine.map { ", \($0)" } ?? "")\n"
     for scenario in orderedUnique(report.results.map(\.scenario)) {
       let rows = report.results.filter { $0.scenario == scenario }
-      text += "\n" + heading(scenario: scenario, rows: rows) + "\n\n" + table(rows) + "\n"
+      for metric in orderedUnique(rows.map(\.metric)) {
+        let figures = rows.filter { $0.metric == metric }
+        let base = base(of: figures)
+        text += "\n" + heading(scenario: scenario, metric: metric, base: base) + "\n\n"
+        text += table(figures, base: base) + "\n"
+      }
+      text += "\n" + legend(scenario: scenario, contenders: orderedUnique(rows.map(\.contender))) + "\n"
     }
     return text
   }
 
-  private static func heading(scenario: String, rows: [ResultRow]) -> String {
-    guard let known = Scenario(rawValue: scenario) else { return "\(scenario): \(rows[0].metric), lower is better" }
-    return "\(scenario): \(known.metric.description), lower is better (\(known.summary))"
+  /// What a table shows and, when it has ratios, what they are against.
+  static func heading(scenario: String, metric: String, base: String?) -> String {
+    let known = Scenario(rawValue: scenario)
+    let words = Metric(rawValue: metric)?.description ?? metric
+    var heading = "\(scenario): \(words), lower is better" + (known.map { " (\($0.summary))" } ?? "")
+    if let base {
+      heading += "\nIn brackets: each figure ÷ \(base)'s at the same N."
+    }
+    return heading
   }
 
-  private static func table(_ rows: [ResultRow]) -> String {
+  /// The contender a table's ratios are against: its scenario's reference contender, or the first contender when the
+  /// table lacks it; `nil` for figures that show no ratio (counts).
+  static func base(of rows: [ResultRow]) -> String? {
+    guard let first = rows.first, Metric(rawValue: first.metric)?.showsRatio ?? true else { return nil }
+    let contenders = orderedUnique(rows.map(\.contender))
+    if let reference = Scenario(rawValue: first.scenario)?.reference?.name, contenders.contains(reference) {
+      return reference
+    }
+    return contenders.first
+  }
+
+  /// One scenario's figures of one metric: N down, contenders across, each figure with its ratio to `base`'s at the
+  /// same N (`–` where `base` has no figure at that N). Names in backticks when `codeNames`, for documents.
+  static func table(_ rows: [ResultRow], base: String?, codeNames: Bool = false) -> String {
     let contenders = orderedUnique(rows.map(\.contender))
     let responderCounts = Set(rows.map(\.n)).sorted()
-    var lines = [["N"] + contenders]
+    var lines = [["N"] + contenders.map { codeNames ? "`\($0)`" : $0 }]
     for responderCount in responderCounts {
       let figures = rows.filter { $0.n == responderCount }
-      let best = figures.map(\.value).min() ?? 0
+      let baseValue = base.flatMap { base in figures.first { $0.contender == base }?.value }
       let cells = contenders.map { contender -> String in
         guard let row = figures.first(where: { $0.contender == contender }) else { return "–" }
-        let isCount = row.unit == Metric.subscriptions.unit
-        let ratio = best > 0 ? row.value / best : (row.value == best ? 1 : .infinity)
-        return "\(FigureFormat.number(row.value, isCount: isCount)) (\(FigureFormat.ratio(ratio)))"
+        let number =
+          row.unit == ratioUnit
+          ? FigureFormat.ratio(row.value)
+          : FigureFormat.number(row.value, isCount: row.unit == Metric.subscriptions.unit)
+        guard base != nil else { return number }
+        guard let baseValue else { return "\(number) (–)" }
+        let ratio = baseValue > 0 ? row.value / baseValue : (row.value == 0 ? 1 : .infinity)
+        return "\(number) (\(FigureFormat.ratio(ratio)))"
       }
       lines.append([String(responderCount)] + cells)
     }
-    let widths = contenders.indices.reduce(into: [max(1, lines.map { $0[0].count }.max() ?? 1)]) { widths, index in
-      widths.append(max(3, lines.map { $0[index + 1].count }.max() ?? 3))
+    return MarkdownTable.render(lines)
+  }
+
+  /// The unit of a row whose value is already a ratio, written as one.
+  static let ratioUnit = "×"
+
+  /// One line per contender saying what it is in `scenario`.
+  static func legend(scenario: String, contenders: [String]) -> String {
+    let width = (contenders.map(\.count).max() ?? 0) + 2
+    let lines = contenders.map { contender in
+      let meaning =
+        if let known = Scenario(rawValue: scenario), let name = ContenderName(rawValue: contender) {
+          name.legend(in: known)
+        } else {
+          "measured by Benchmarks/Peers (see its README)"
+        }
+      return "  " + contender.leftAligned(width: width) + meaning
     }
-    let header = "| " + zip(lines[0], widths).map { $0.rightAligned(width: $1) }.joined(separator: " | ") + " |"
-    let rule = "|" + widths.map { String(repeating: "-", count: $0 + 1) + ":" }.joined(separator: "|") + "|"
-    let body = lines.dropFirst().map { cells in
+    return "Contenders:\n" + lines.joined(separator: "\n")
+  }
+}
+
+/// Lines of cells as a Markdown table, the first line the header, every column right-aligned to its widest cell.
+enum MarkdownTable {
+  static func render(_ lines: [[String]]) -> String {
+    guard let header = lines.first else { return "" }
+    let widths = header.indices.map { column in max(3, lines.map { $0[column].count }.max() ?? 3) }
+    let format = { (cells: [String]) in
       "| " + zip(cells, widths).map { $0.rightAligned(width: $1) }.joined(separator: " | ") + " |"
     }
-    return ([header, rule] + body).joined(separator: "\n")
+    let rule = "|" + widths.map { String(repeating: "-", count: $0 + 1) + ":" }.joined(separator: "|") + "|"
+    return ([format(header), rule] + lines.dropFirst().map(format)).joined(separator: "\n")
   }
 }
 

@@ -12,7 +12,7 @@ enum TimedScenario {
     _ scenario: Scenario, contenders: [ContenderName], responderCount: Int, plan: MeasurementPlan
   ) throws(MeasurementFailure) -> [Statistics.Summary] {
     let prepared = contenders.map { name in
-      let contender = name.makeContender(responderCount: responderCount)
+      let contender = name.makeContender(in: scenario, responderCount: responderCount)
       contender.subscribeAll()
       return (name, contender)
     }

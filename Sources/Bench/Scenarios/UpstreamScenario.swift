@@ -11,7 +11,8 @@ enum UpstreamScenario {
   ) throws(MeasurementFailure) -> [Double] {
     var figures: [Double] = []
     for name in contenders {
-      guard let contender = name.makeContender(responderCount: responderCount) as? any UpstreamContender else {
+      guard let contender = name.makeContender(in: .upstream, responderCount: responderCount) as? any UpstreamContender
+      else {
         preconditionFailure("\(name.name) is listed in upstream but does not observe NotificationCenter")
       }
       contender.subscribeAll()

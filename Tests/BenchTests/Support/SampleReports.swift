@@ -21,6 +21,15 @@ enum SampleReports {
       ResultRow(
         scenario: "source-fanout", contender: "broadcaster", n: 100, metric: "ns_per_delivery", value: 20, unit: "ns"),
       ResultRow(
+        scenario: "main-actor", contender: "main-queue-async", n: 10, metric: "ns_per_delivery", value: 900, unit: "ns"),
+      ResultRow(scenario: "main-actor", contender: "output", n: 10, metric: "ns_per_delivery", value: 450, unit: "ns"),
+      ResultRow(
+        scenario: "main-actor", contender: "main-queue-async", n: 10, metric: "main_queue_blocks_per_event",
+        value: 10, unit: "blocks"),
+      ResultRow(
+        scenario: "main-actor", contender: "output", n: 10, metric: "main_queue_blocks_per_event", value: 0.01,
+        unit: "blocks"),
+      ResultRow(
         scenario: "upstream", contender: "per-observer", n: 100, metric: "subscriptions", value: 100, unit: "count"),
       ResultRow(
         scenario: "upstream", contender: "broadcaster", n: 100, metric: "subscriptions", value: 1, unit: "count"),

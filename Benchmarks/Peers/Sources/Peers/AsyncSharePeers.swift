@@ -1,6 +1,6 @@
 import AsyncAlgorithms
-import BenchHarness
 import Dispatch
+import PeersHarness
 
 /// The `fanout` scenario with swift-async-algorithms: one `AsyncStream` `share()`d by N consumer tasks, each
 /// handing every element to its responder, as N screens each running `for await event in shared { … }`.

@@ -1,5 +1,5 @@
-import BenchHarness
 import OpenCombine
+import PeersHarness
 
 /// The `fanout` scenario with OpenCombine: one event sent to N responders, each subscribed by a `sink` that holds
 /// it weakly, as a view holds `[weak self]` in its sinks.

@@ -1,9 +1,9 @@
-import BenchHarness
 import Broadcasters
 import Foundation
 // OpenCombine predates Sendable; its subjects lock internally, so sending from the observer block is safe.
 @preconcurrency import OpenCombine
 import OpenCombineFoundation
+import PeersHarness
 
 /// The `source-fanout` scenario with OpenCombine: one NotificationCenter post with a keyboard `userInfo` reaching N
 /// responders, decoded once with the same `KeyboardUserInfo(userInfo:)` Bench's contenders use.
