@@ -64,7 +64,7 @@ let broadcastersTypes: [Any.Type] = [
   KeyboardNotification.self,
   (any KeyboardObserverEventResponder).self,
   KeyboardUserInfo.self,
-  NotificationBroadcaster<Int>.self,
+  NotificationSource<Int>.self,
   SignalSource.self,
   TimerSource.self,
 ]
