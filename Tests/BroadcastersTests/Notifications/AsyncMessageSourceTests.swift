@@ -90,6 +90,11 @@
       for recorder in recorders {
         broadcaster.subscribe(recorder)
       }
+      // Foundation on Linux creates a center's delivery queue for asynchronous messages lazily, without a lock, and
+      // loses messages posted from several threads while it does: one delivery first creates it.
+      center.post(ImportDidFinish(batch: -1), subject: queue)
+      let warmedUp = await eventually { recorders.allSatisfy { $0.events == [-1] } }
+      #expect(warmedUp)
       let perThread = scaled(250)
       let finished = await runConcurrently(threads: 8) { thread in
         for batch in 0..<perThread {
@@ -98,11 +103,11 @@
       }
       guard finished else { return }
       let total = 8 * perThread
-      let arrived = await eventually { recorders.allSatisfy { $0.events.count == total } }
+      let arrived = await eventually { recorders.allSatisfy { $0.events.count == 1 + total } }
       #expect(arrived)
       let first = recorders[0].events
-      #expect(Set(first) == Set(0..<total))
-      #expect(first.count == total)
+      #expect(Set(first.dropFirst()) == Set(0..<total))
+      #expect(first.count == 1 + total)
       #expect(recorders.allSatisfy { $0.events == first })
       #expect(recorders.allSatisfy { $0.mostAtOnce == 1 })
     }
