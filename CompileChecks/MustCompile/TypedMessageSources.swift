@@ -14,11 +14,16 @@ struct AccountDidLock: NotificationCenter.MainActorMessage, Sendable {
   let minutes: Int
 }
 
-/// Not Sendable: it carries a reference to main-actor state.
+/// Mutable and not Sendable, as a draft being edited is.
+final class Draft {
+  var text = ""
+}
+
+/// Not Sendable: it carries the draft.
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 struct AccountDidOpen: NotificationCenter.MainActorMessage {
   typealias Subject = Account
-  let screen: AccountScreen
+  let draft: Draft
 }
 
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
@@ -56,7 +61,7 @@ extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.
   let token = anyAccountLocks.subscribe { message in print(message.minutes) }
 
   let openings = Broadcaster(
-    source: MainActorMessageSource(of: account, for: .accountDidOpen) { message in message.screen.title })
+    source: MainActorMessageSource(of: account, for: .accountDidOpen) { message in message.draft.text })
   openings.subscribe(screen, on: .main) { screen, title in screen.title = title }
 
   let syncs = Broadcaster(source: AsyncMessageSource(of: account, for: .accountDidSync))

@@ -6,14 +6,15 @@ import Foundation
 
 final class Account: Sendable {}
 
-@MainActor final class AccountScreen {
-  var title = ""
+/// Mutable and not Sendable, as a draft being edited is.
+final class Draft {
+  var text = ""
 }
 
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 struct AccountDidOpen: NotificationCenter.MainActorMessage {
   typealias Subject = Account
-  let screen: AccountScreen
+  let draft: Draft
 }
 
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
