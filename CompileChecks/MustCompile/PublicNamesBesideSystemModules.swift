@@ -64,10 +64,17 @@ let broadcastersTypes: [Any.Type] = [
   KeyboardNotification.self,
   (any KeyboardObserverEventResponder).self,
   KeyboardUserInfo.self,
-  NotificationBroadcaster<Int>.self,
+  NotificationSource<Int>.self,
   SignalSource.self,
   TimerSource.self,
 ]
+
+#if compiler(>=6.2)
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+  func typedMessageSourceTypes() -> [Any.Type] {
+    [AsyncMessageSource<Int>.self, MainActorMessageSource<Int>.self]
+  }
+#endif
 
 #if canImport(Combine)
   let combineOnlyTypes: [Any.Type] = [PublisherSource<Just<Int>>.self]

@@ -30,7 +30,7 @@ public struct DecodeFailure: Error, Sendable, Hashable, CustomStringConvertible 
   }
 
   /// What carried the payload: the notification's name, or a description of the source. `nil` when the decoder did
-  /// not know; a ``NotificationBroadcaster`` fills it in with the notification's name.
+  /// not know; a ``NotificationSource`` fills it in with the notification's name.
   public var name: String?
   /// The `userInfo` key (or field) at fault, when one is.
   public var key: String?

@@ -10,23 +10,41 @@ import Foundation
 /// keyboard.subscribe(formController)                        // a KeyboardObserverEventResponder, on the main actor
 /// ```
 ///
-/// While at least one subscriber is alive it holds one NotificationCenter observer per keyboard notification name
-/// (``NotificationBroadcaster/observerCount``), and none otherwise. A notification whose `userInfo` lacks a key or
-/// holds a value of the wrong type is not delivered; it is counted in ``NotificationBroadcaster/decodeFailureCount``
-/// and reported to ``NotificationBroadcaster/onDecodeFailure`` with the key and the reason, and later notifications
-/// arrive as usual.
+/// A ``Broadcaster`` over ``NotificationSource/keyboard(center:)``. While at least one subscriber is alive it holds one
+/// NotificationCenter observer per keyboard notification name, and none otherwise. A notification whose `userInfo`
+/// lacks a key or holds a value of the wrong type is not delivered; it is counted in
+/// ``Broadcaster/decodeFailureCount`` and reported to ``Broadcaster/onDecodeFailure`` with the key and the reason,
+/// and later notifications arrive as usual.
 ///
 /// A screen that deinitialises is noticed at the next keyboard notification, the next pruning subscribe, or when
-/// ``NotificationBroadcaster/pruneDeadSubscribers()`` is called; until then the observers stay registered. See
-/// ``Broadcaster`` for why.
-public typealias KeyboardBroadcaster = NotificationBroadcaster<KeyboardEvent>
+/// ``Broadcaster/pruneDeadSubscribers()`` is called; until then the observers stay registered. See ``Broadcaster``
+/// for why.
+public typealias KeyboardBroadcaster = Broadcaster<KeyboardEvent>
 
-extension NotificationBroadcaster where Event == KeyboardEvent {
+extension Broadcaster where Event == KeyboardEvent {
   /// Creates a keyboard broadcaster. Nothing is observed until the first subscriber arrives.
   ///
   /// - Parameter center: The notification center the keyboard notifications are posted to; `.default` by default.
   public convenience init(center: NotificationCenter = .default) {
-    self.init(names: KeyboardNotification.all, center: center) { notification in
+    self.init(source: NotificationSource.keyboard(center: center))
+  }
+}
+
+extension NotificationSource where Event == KeyboardEvent {
+  /// The six keyboard notifications of ``KeyboardNotification/all`` on `center`, each decoded into a
+  /// ``KeyboardEvent``.
+  ///
+  /// Build a broadcaster on it yourself to read its ``observerCount``:
+  ///
+  /// ```swift
+  /// let source = NotificationSource.keyboard(center: center)
+  /// let keyboard = KeyboardBroadcaster(source: source)
+  /// ```
+  ///
+  /// - Parameter center: The notification center the keyboard notifications are posted to; `.default` by default.
+  /// - Returns: A source whose decode throws a ``DecodeFailure`` naming the key at fault.
+  public static func keyboard(center: NotificationCenter = .default) -> NotificationSource<KeyboardEvent> {
+    NotificationSource(names: KeyboardNotification.all, center: center) { notification in
       try KeyboardEvent(notification: notification)
     }
   }

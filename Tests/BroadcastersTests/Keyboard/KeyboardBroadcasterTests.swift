@@ -9,13 +9,14 @@ import Testing
   /// The acceptance test.
   @Test func aThousandWeakRespondersShareOneObserverPerNameAndOneDecodePerPostAndLeaveNoObserverBehind() {
     let center = NotificationCenter()
-    let keyboard = KeyboardBroadcaster(center: center)
+    let source = NotificationSource.keyboard(center: center)
+    let keyboard = KeyboardBroadcaster(source: source)
     var responders = (0..<1_000).map { _ in Recorder<KeyboardEvent>() }
     for responder in responders {
       keyboard.subscribe(responder)
     }
     // One observer per keyboard notification name, whatever the number of responders.
-    #expect(keyboard.observerCount == KeyboardNotification.all.count)
+    #expect(source.observerCount == KeyboardNotification.all.count)
     #expect(keyboard.connectCount == 1)
 
     let posted = KeyboardEvent.everyKind + KeyboardEvent.everyKind.reversed()
@@ -29,9 +30,9 @@ import Testing
 
     responders.removeAll()
     // Nothing tells the broadcaster that the responders deinitialised (see `Broadcaster`): the next post does.
-    #expect(keyboard.observerCount == KeyboardNotification.all.count)
+    #expect(source.observerCount == KeyboardNotification.all.count)
     center.post(KeyboardEvent.everyKind[0])
-    #expect(keyboard.observerCount == 0)
+    #expect(source.observerCount == 0)
     #expect(!keyboard.isConnected)
     #expect(keyboard.disconnectCount == 1)
     center.post(KeyboardEvent.everyKind[0])
@@ -41,18 +42,19 @@ import Testing
 
   @Test func pruningAfterTheRespondersWentRemovesTheObservers() {
     let center = NotificationCenter()
-    let keyboard = KeyboardBroadcaster(center: center)
+    let source = NotificationSource.keyboard(center: center)
+    let keyboard = KeyboardBroadcaster(source: source)
     do {
       let responders = (0..<10).map { _ in Recorder<KeyboardEvent>() }
       for responder in responders {
         keyboard.subscribe(responder)
       }
-      #expect(keyboard.observerCount == 6)
+      #expect(source.observerCount == 6)
     }
     #expect(keyboard.subscriberCount == 0)
-    #expect(keyboard.observerCount == 6, "reading subscriberCount removed the observers")
+    #expect(source.observerCount == 6, "reading subscriberCount removed the observers")
     keyboard.pruneDeadSubscribers()
-    #expect(keyboard.observerCount == 0)
+    #expect(source.observerCount == 0)
   }
 
   @Test func aMissingUserInfoKeyIsNotDeliveredIsCountedAndReportedWithTheKeyAndLaterPostsArrive() {
@@ -143,15 +145,17 @@ import Testing
   @Test func aReleasedKeyboardBroadcasterRemovesItsObserversAndFreesEverything() {
     let center = NotificationCenter()
     let responder = Recorder<KeyboardEvent>()
+    let source = NotificationSource.keyboard(center: center)
     weak var weakKeyboard: KeyboardBroadcaster?
     do {
-      let keyboard = KeyboardBroadcaster(center: center)
+      let keyboard = KeyboardBroadcaster(source: source)
       weakKeyboard = keyboard
       keyboard.subscribe(responder)
       center.post(KeyboardEvent.everyKind[0])
-      #expect(keyboard.observerCount == 6)
+      #expect(source.observerCount == 6)
     }
     #expect(weakKeyboard == nil)
+    #expect(source.observerCount == 0)
     center.post(KeyboardEvent.everyKind[1])
     #expect(responder.events == [KeyboardEvent.everyKind[0]])
     #expect(LiveObjects.total(for: KeyboardEvent.self) == 0)

@@ -200,9 +200,10 @@ enum KeyboardKey: String, CaseIterable, Sendable, CustomTestStringConvertible {
   func theBroadcasterCountsAndReportsEveryBadValueAndKeepsDelivering(key: KeyboardKey, kind: PayloadKind) {
     let center = NotificationCenter()
     // The keyboard broadcaster's own decode step, `KeyboardEvent(notification:)`, on a broadcaster of `Decoded`.
-    let keyboard = NotificationBroadcaster(names: KeyboardNotification.all, center: center) { notification in
-      Decoded(event: try KeyboardEvent(notification: notification))
-    }
+    let keyboard = Broadcaster(
+      source: NotificationSource(names: KeyboardNotification.all, center: center) { notification in
+        Decoded(event: try KeyboardEvent(notification: notification))
+      })
     let failures = Log<DecodeFailure>()
     keyboard.onDecodeFailure = { failures.append($0) }
     let delivered = Log<Decoded>()

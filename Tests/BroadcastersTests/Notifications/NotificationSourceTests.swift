@@ -4,18 +4,18 @@ import Foundation
 import Testing
 
 /// Each test posts to a `NotificationCenter` of its own, so tests running in parallel never see each other's posts.
-@Suite struct NotificationBroadcasterTests {
-  private static let ping = Notification.Name("NotificationBroadcasterTests.ping")
-  private static let pong = Notification.Name("NotificationBroadcasterTests.pong")
+@Suite struct NotificationSourceTests {
+  private static let ping = Notification.Name("NotificationSourceTests.ping")
+  private static let pong = Notification.Name("NotificationSourceTests.pong")
 
-  /// A broadcaster decoding the `"value"` of a notification's `userInfo`, counting its decodes.
-  private static func valueBroadcaster(
+  /// A source decoding the `"value"` of a notification's `userInfo`, counting its decodes.
+  private static func valueSource(
     center: NotificationCenter,
     names: [Notification.Name] = [ping],
     object: AnyObject? = nil,
     decodes: Counter
-  ) -> NotificationBroadcaster<Int> {
-    NotificationBroadcaster(names: names, center: center, object: object) { notification in
+  ) -> NotificationSource<Int> {
+    NotificationSource(names: names, center: center, object: object) { notification in
       decodes.increment()
       guard let value = notification.userInfo?["value"] else {
         throw DecodeFailure(key: "value", reason: .missingKey)
@@ -30,7 +30,7 @@ import Testing
   @Test func decodesOncePerNotificationWhateverTheNumberOfSubscribers() {
     let center = NotificationCenter()
     let decodes = Counter()
-    let broadcaster = Self.valueBroadcaster(center: center, decodes: decodes)
+    let broadcaster = Broadcaster(source: Self.valueSource(center: center, decodes: decodes))
     let recorders = (0..<100).map { _ in Recorder<Int>() }
     for recorder in recorders {
       broadcaster.subscribe(recorder)
@@ -46,15 +46,16 @@ import Testing
   @Test func holdsOneObserverPerNameWhileConnectedAndNoneAfter() {
     let center = NotificationCenter()
     let decodes = Counter()
-    let broadcaster = Self.valueBroadcaster(center: center, names: [Self.ping, Self.pong, Self.ping], decodes: decodes)
-    #expect(broadcaster.names == [Self.ping, Self.pong])
-    #expect(broadcaster.observerCount == 0)
+    let source = Self.valueSource(center: center, names: [Self.ping, Self.pong, Self.ping], decodes: decodes)
+    let broadcaster = Broadcaster(source: source)
+    #expect(source.names == [Self.ping, Self.pong])
+    #expect(source.observerCount == 0)
     center.post(name: Self.ping, object: nil, userInfo: ["value": 0])
     #expect(decodes.count == 0)  // nobody listens, nothing observes
 
     let log = Log<Int>()
     let tokens = (0..<10).map { _ in broadcaster.subscribe { log.append($0) } }
-    #expect(broadcaster.observerCount == 2)
+    #expect(source.observerCount == 2)
     center.post(name: Self.ping, object: nil, userInfo: ["value": 1])
     center.post(name: Self.pong, object: nil, userInfo: ["value": 2])
     #expect(decodes.count == 2)
@@ -63,7 +64,8 @@ import Testing
     for token in tokens {
       token.cancel()
     }
-    #expect(broadcaster.observerCount == 0)
+    #expect(source.observerCount == 0)
+    #expect(broadcaster.disconnectCount == 1)
     center.post(name: Self.ping, object: nil, userInfo: ["value": 3])
     #expect(decodes.count == 2)
   }
@@ -72,7 +74,7 @@ import Testing
     final class Sender: Sendable {}
     let center = NotificationCenter()
     let sender = Sender()
-    let broadcaster = Self.valueBroadcaster(center: center, object: sender, decodes: Counter())
+    let broadcaster = Broadcaster(source: Self.valueSource(center: center, object: sender, decodes: Counter()))
     let recorder = Recorder<Int>()
     broadcaster.subscribe(recorder)
     center.post(name: Self.ping, object: Sender(), userInfo: ["value": 1])
@@ -83,7 +85,7 @@ import Testing
 
   @Test func aThrowingDecodeIsCountedAndReportedWithTheNameAndLaterNotificationsArrive() {
     let center = NotificationCenter()
-    let broadcaster = Self.valueBroadcaster(center: center, decodes: Counter())
+    let broadcaster = Broadcaster(source: Self.valueSource(center: center, decodes: Counter()))
     let failures = Log<DecodeFailure>()
     broadcaster.onDecodeFailure = { failures.append($0) }
     let recorder = Recorder<Int>()
@@ -107,7 +109,8 @@ import Testing
       var description: String { "unreadable payload" }
     }
     let center = NotificationCenter()
-    let broadcaster = NotificationBroadcaster<Int>(names: [Self.ping], center: center) { _ in throw Unreadable() }
+    let broadcaster = Broadcaster(
+      source: NotificationSource<Int>(names: [Self.ping], center: center) { _ in throw Unreadable() })
     let failures = Log<DecodeFailure>()
     broadcaster.onDecodeFailure = { failures.append($0) }
     let token = broadcaster.subscribe { _ in }
@@ -119,7 +122,7 @@ import Testing
   @Test func postsFromEightThreadsReachEverySubscriberOnceAndInTheSameOrder() async {
     let center = NotificationCenter()
     let decodes = Counter()
-    let broadcaster = Self.valueBroadcaster(center: center, decodes: decodes)
+    let broadcaster = Broadcaster(source: Self.valueSource(center: center, decodes: decodes))
     let recorders = (0..<50).map { _ in Recorder<Int>() }
     for recorder in recorders {
       broadcaster.subscribe(recorder)
@@ -137,23 +140,25 @@ import Testing
     #expect(recorders.allSatisfy { $0.events == first })
   }
 
-  @Test func aReleasedNotificationBroadcasterRemovesItsObserversAndFreesEverything() {
+  @Test func aReleasedBroadcasterRemovesItsSourcesObserversAndFreesEverything() {
     struct ReleasedNotificationEvent: Sendable {}
     let center = NotificationCenter()
     let decodes = Counter()
     let recorder = Recorder<ReleasedNotificationEvent>()
-    weak var weakBroadcaster: NotificationBroadcaster<ReleasedNotificationEvent>?
+    let source = NotificationSource(names: [Self.ping, Self.pong], center: center) { _ in
+      decodes.increment()
+      return ReleasedNotificationEvent()
+    }
+    weak var weakBroadcaster: Broadcaster<ReleasedNotificationEvent>?
     do {
-      let broadcaster = NotificationBroadcaster(names: [Self.ping, Self.pong], center: center) { _ in
-        decodes.increment()
-        return ReleasedNotificationEvent()
-      }
+      let broadcaster = Broadcaster(source: source)
       weakBroadcaster = broadcaster
       broadcaster.subscribe(recorder)
       center.post(name: Self.ping, object: nil)
-      #expect(broadcaster.observerCount == 2)
+      #expect(source.observerCount == 2)
     }
     #expect(weakBroadcaster == nil)
+    #expect(source.observerCount == 0)
     center.post(name: Self.ping, object: nil)
     center.post(name: Self.pong, object: nil)
     #expect(decodes.count == 1)

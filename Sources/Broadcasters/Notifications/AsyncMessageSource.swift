@@ -1,0 +1,144 @@
+#if compiler(>=6.2)
+  import EventBus
+  import Foundation
+
+  /// One typed asynchronous message of NotificationCenter, for a ``Broadcaster``: one `addObserver(of:for:)` while
+  /// connected, and one decode per message, whatever the number of subscribers.
+  ///
+  /// ```swift
+  /// let imports = Broadcaster(source: AsyncMessageSource(of: library, for: .importDidFinish))
+  /// imports.subscribe(catalog) { catalog, message in catalog.reload(message.items) }
+  /// imports.subscribe(badge, on: .main) { badge, message in badge.count += message.items.count }  // same observer
+  /// ```
+  ///
+  /// `post(_:subject:)` may be called from any thread and returns at once; the center then calls its observer in a task
+  /// of its own for each message. Those tasks may run in any order and at the same time, so messages reach the
+  /// broadcaster in the order the tasks run, which is not always the order of posting. The broadcaster delivers them
+  /// one at a time, in the same order to every subscriber, from the task's thread or the context a subscription chose.
+  /// A message whose decode throws is not delivered: it is counted in ``Broadcaster/decodeFailureCount`` and reported
+  /// to ``Broadcaster/onDecodeFailure`` with the message type's name.
+  ///
+  /// Copies of a source share their ``observerCount``.
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+  public struct AsyncMessageSource<Event: Sendable>: EventSource {
+    /// The observation of one connection; only ``AsyncMessageSource/stop(_:)`` reads it.
+    public struct Connection: Sendable {
+      fileprivate let token: NotificationCenter.ObservationToken
+    }
+
+    /// The observed notification center.
+    public let center: NotificationCenter
+    private let addObserver: @Sendable (EventSink<Event>) -> NotificationCenter.ObservationToken
+    /// Observers currently registered by this source and its copies, counted where they are added and removed.
+    private let observers = LockedState(0)
+
+    /// Creates a source for the messages `identifier` names about `subject`. Nothing is observed until a broadcaster
+    /// starts it.
+    ///
+    /// - Parameters:
+    ///   - subject: Only messages posted with this subject are delivered. The source keeps it alive.
+    ///   - identifier: The message, as `addObserver(of:for:)` names it: `.importDidFinish`.
+    ///   - center: The notification center; `.default` by default.
+    ///   - decode: Turns a message into an event, or throws to drop it. Runs once per message, in the center's task.
+    public init<Identifier: NotificationCenter.MessageIdentifier & Sendable, Message>(
+      of subject: Message.Subject,
+      for identifier: Identifier,
+      center: NotificationCenter = .default,
+      decode: @escaping @Sendable (Message) throws -> Event
+    ) where Identifier.MessageType == Message, Message: NotificationCenter.AsyncMessage, Message.Subject: AnyObject {
+      let subject = NotificationSender(object: subject)
+      self.center = center
+      addObserver = { sink in
+        center.addObserver(of: subject.object, for: identifier) { message in
+          Self.send(message, decodedBy: decode, to: sink)
+        }
+      }
+    }
+
+    /// Creates a source for the messages `identifier` names about any subject of type `subject`. Nothing is observed
+    /// until a broadcaster starts it.
+    ///
+    /// - Parameters:
+    ///   - subject: The subject type: `Library.self`.
+    ///   - identifier: The message, as `addObserver(of:for:)` names it: `.importDidFinish`.
+    ///   - center: The notification center; `.default` by default.
+    ///   - decode: Turns a message into an event, or throws to drop it. Runs once per message, in the center's task.
+    public init<Identifier: NotificationCenter.MessageIdentifier & Sendable, Message>(
+      of subject: Message.Subject.Type,
+      for identifier: Identifier,
+      center: NotificationCenter = .default,
+      decode: @escaping @Sendable (Message) throws -> Event
+    ) where Identifier.MessageType == Message, Message: NotificationCenter.AsyncMessage {
+      self.center = center
+      addObserver = { sink in
+        center.addObserver(of: Message.Subject.self, for: identifier) { message in
+          Self.send(message, decodedBy: decode, to: sink)
+        }
+      }
+    }
+
+    /// The number of observers this source has added to the center: one while a broadcaster is connected to it, none
+    /// otherwise.
+    public var observerCount: Int {
+      observers.withLock { $0 }
+    }
+
+    public func start(emitting sink: EventSink<Event>) -> Connection {
+      let token = addObserver(sink)
+      observers.withLock { $0 += 1 }
+      return Connection(token: token)
+    }
+
+    public func stop(_ connection: Connection) {
+      center.removeObserver(connection.token)
+      observers.withLock { $0 -= 1 }
+    }
+
+    private static func send<Message>(
+      _ message: Message,
+      decodedBy decode: (Message) throws -> Event,
+      to sink: EventSink<Event>
+    ) {
+      let event: Event
+      do {
+        event = try decode(message)
+      } catch {
+        sink.reportFailure(DecodeFailure(describing: error, name: String(describing: Message.self)))
+        return
+      }
+      sink.send(event)
+    }
+  }
+
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+  extension AsyncMessageSource where Event: NotificationCenter.AsyncMessage {
+    /// Creates a source that delivers the messages `identifier` names about `subject` as they are.
+    ///
+    /// - Parameters:
+    ///   - subject: Only messages posted with this subject are delivered. The source keeps it alive.
+    ///   - identifier: The message, as `addObserver(of:for:)` names it: `.importDidFinish`.
+    ///   - center: The notification center; `.default` by default.
+    public init<Identifier: NotificationCenter.MessageIdentifier & Sendable>(
+      of subject: Event.Subject,
+      for identifier: Identifier,
+      center: NotificationCenter = .default
+    ) where Identifier.MessageType == Event, Event.Subject: AnyObject {
+      self.init(of: subject, for: identifier, center: center) { $0 }
+    }
+
+    /// Creates a source that delivers the messages `identifier` names about any subject of type `subject` as they
+    /// are.
+    ///
+    /// - Parameters:
+    ///   - subject: The subject type: `Library.self`.
+    ///   - identifier: The message, as `addObserver(of:for:)` names it: `.importDidFinish`.
+    ///   - center: The notification center; `.default` by default.
+    public init<Identifier: NotificationCenter.MessageIdentifier & Sendable>(
+      of subject: Event.Subject.Type,
+      for identifier: Identifier,
+      center: NotificationCenter = .default
+    ) where Identifier.MessageType == Event {
+      self.init(of: subject, for: identifier, center: center) { $0 }
+    }
+  }
+#endif
