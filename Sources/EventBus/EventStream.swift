@@ -193,14 +193,29 @@ extension EventStream {
       responder.handle(event: event)
     }
   }
+
+  /// Subscribes a ``MainActorEventResponder`` on `.main`, spelled out: the same as `subscribe(responder)`.
+  @discardableResult
+  public func subscribe<Responder: MainActorEventResponder>(
+    _ responder: Responder,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event == Event {
+    subscribe(responder, on: context, fileID: fileID, line: line) { responder, event in
+      responder.handle(event: event)
+    }
+  }
 }
 
 extension EventStream {
   /// Unavailable: a ``MainActorEventResponder`` handles events on the main actor, so it is subscribed with
-  /// `subscribe(responder)` (which delivers on `.main`), never on `.immediate` or a queue, `.queue(.main)` included.
+  /// `subscribe(responder)` or `subscribe(responder, on: .main)`, never on `.immediate` or a queue, `.queue(.main)`
+  /// included.
   @available(
     *, unavailable,
-    message: "a MainActorEventResponder runs on the main actor: subscribe it with subscribe(responder) or on: .main"
+    message:
+      "a MainActorEventResponder runs on the main actor: write subscribe(responder) or subscribe(responder, on: .main)"
   )
   @discardableResult
   public func subscribe<Responder: MainActorEventResponder>(

@@ -295,15 +295,28 @@ extension EventHub {
   ) -> ResponderSubscription where Responder.Event: Sendable {
     events(of: type).subscribe(responder, fileID: fileID, line: line)
   }
+
+  /// Subscribes a ``MainActorEventResponder`` to the events of `type` on `.main`, spelled out: the same as
+  /// `subscribe(type, responder)`.
+  @discardableResult
+  public func subscribe<Responder: MainActorEventResponder>(
+    _ type: Responder.Event.Type,
+    _ responder: Responder,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event: Sendable {
+    events(of: type).subscribe(responder, on: context, fileID: fileID, line: line)
+  }
 }
 
 extension EventHub {
   /// Unavailable: a ``MainActorEventResponder`` handles events on the main actor, so it is subscribed with
-  /// `subscribe(type, responder)` (which delivers on `.main`), never on `.immediate` or a queue, `.queue(.main)`
-  /// included.
+  /// `subscribe(type, responder, on: .main)` or `subscribe(type, responder)`, never on `.immediate` or a queue,
+  /// `.queue(.main)` included.
   @available(
     *, unavailable,
-    message: "a MainActorEventResponder runs on the main actor: subscribe it with subscribe(type, responder)"
+    message: "a MainActorEventResponder runs on the main actor: write subscribe(type, responder, on: .main)"
   )
   @discardableResult
   public func subscribe<Responder: MainActorEventResponder>(
