@@ -101,7 +101,7 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    _subscribe(on: context, at: CallSite(fileID: fileID, line: line), handler)
+    subscribeToken(on: context, at: CallSite(fileID: fileID, line: line), handler)
   }
 
   /// Subscribes an ``EventResponder``, held weakly; its `handle(event:)` receives each event.
@@ -170,7 +170,7 @@ extension EventStream {
     line: UInt = #line,
     _ handler: @escaping @MainActor (Event) -> Void
   ) -> EventSubscription {
-    _subscribe(on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) { event in
+    subscribeToken(on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) { event in
       MainActor.assumeIsolated { handler(event) }
     }
   }
@@ -225,6 +225,28 @@ extension EventStream {
     line: UInt = #line
   ) -> ResponderSubscription where Responder.Event == Event {
     subscribe(responder, fileID: fileID, line: line)
+  }
+}
+
+extension EventStream {
+  /// `_subscribe(on:at:_:)`, and in debug builds a watch on the token that warns when it is released at once, before
+  /// its handler could run (`EarlyReleaseCheck`).
+  func subscribeToken(
+    on context: DeliveryContext,
+    at callSite: CallSite,
+    _ handler: @escaping @Sendable (Event) -> Void
+  ) -> EventSubscription {
+    #if DEBUG
+      let check = EarlyReleaseCheck(callSite: callSite)
+      let subscription = _subscribe(on: context, at: callSite) { event in
+        check.noteDelivery()
+        handler(event)
+      }
+      subscription.earlyReleaseCheck = check
+      return subscription
+    #else
+      return _subscribe(on: context, at: callSite, handler)
+    #endif
   }
 }
 
