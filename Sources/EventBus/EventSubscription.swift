@@ -67,7 +67,10 @@ public final class EventSubscription: EventCancellable, Hashable {
   deinit {
     #if DEBUG
       // Released without a `cancel()` before: the subscription ends here, perhaps before it could deliver anything.
-      if targetWord != 0 {
+      // Read as `cancel()` writes it, atomically: a `cancel()` on another thread may have come just before.
+      let word = eventbus_atomic_load_acquire(
+        _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self))
+      if word != 0 {
         earlyReleaseCheck?.tokenReleased()
       }
     #endif
