@@ -19,7 +19,11 @@
 # line twice when the diagnostic must appear twice), and every error or warning the compiler prints must match one
 # of the lines, so a file that fails for another reason than the one it names fails the check. Notes are ignored.
 #
-# Also checks that MustCompile/PublicNamesBesideSystemModules.swift names every public type of both modules.
+# Also checks that MustCompile/PublicNamesBesideSystemModules.swift names every public type of both modules, and that
+# every message the library writes for the compiler to show (`message: "…"` in an `@available` attribute under
+# Sources/) is followed as written by a file in MustCompile, which names it on a line of its leading comment:
+#
+#   // follows: a MainActorEventResponder runs on the main actor: write subscribe(type, responder, on: .main)
 #
 # Prints one line per check (`ok  MustFail/X.swift`, or `FAIL MustFail/X.swift` followed by the reason and the
 # compiler's output), then `N passed, M failed`. Exits 1 if a check failed, 2 if the modules do not build.
@@ -187,6 +191,39 @@ check_public_type_names() {
   fi
 }
 
+# The `message: "…"` of every `@available` attribute in Sources/, written on one line or spread over several.
+available_messages() {
+  # An attribute ends on the first of its lines that ends with `)`; a message line ends with its closing quote.
+  find Sources -name '*.swift' -print0 | xargs -0 awk '
+    /@available\(/ { inside = 1; attribute = "" }
+    inside { attribute = attribute " " $0 }
+    inside && /\)[ \t]*$/ {
+      inside = 0
+      if (match(attribute, /message:[ \t]*"[^"]*"/)) {
+        text = substr(attribute, RSTART, RLENGTH)
+        sub(/^message:[ \t]*"/, "", text)
+        print substr(text, 1, length(text) - 1)
+      }
+    }
+  '
+}
+
+# Every `message: "…"` of an attribute in Sources/ must be named on a `// follows:` line of a MustCompile file, whose
+# code does what the message says; the file then compiles like any other in MustCompile.
+check_messages_followed() {
+  local message unfollowed="" count=0
+  while IFS= read -r message; do
+    [ -n "$message" ] || continue
+    count=$((count + 1))
+    grep -qxF "// follows: $message" "$checks_dir"/MustCompile/*.swift || unfollowed+=$'\n'"$message"
+  done < <(available_messages | sort -u)
+  if [ -n "$unfollowed" ]; then
+    report FAIL "messages followed" "no MustCompile file has a '// follows:' line for:$unfollowed"
+  else
+    report ok "messages followed: all $count messages in Sources are followed in MustCompile"
+  fi
+}
+
 for kind in MustFail MustWarn MustCompile; do
   for file in "$checks_dir/$kind"/*.swift; do
     [ -e "$file" ] || continue
@@ -194,6 +231,7 @@ for kind in MustFail MustWarn MustCompile; do
   done
 done
 check_public_type_names
+check_messages_followed
 
 echo "$passed passed, $failed failed"
 if [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then

@@ -1,4 +1,4 @@
-// expected-error: a MainActorEventResponder runs on the main actor: subscribe it with subscribe(type, responder)
+// expected-error: a MainActorEventResponder runs on the main actor: write subscribe(type, responder, on: .main)
 // The hub refuses a MainActorEventResponder with a DeliveryContext the same way an output does, with a message that
 // says what to write instead.
 import Dispatch

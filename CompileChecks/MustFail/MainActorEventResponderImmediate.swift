@@ -1,4 +1,4 @@
-// expected-error: a MainActorEventResponder runs on the main actor: subscribe it with subscribe(responder) or on: .main
+// expected-error: a MainActorEventResponder runs on the main actor: write subscribe(responder) or subscribe(responder, on: .main)
 // A MainActorEventResponder cannot be subscribed on `.immediate` either.
 import EventBus
 

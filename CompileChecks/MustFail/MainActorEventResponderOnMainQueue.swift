@@ -1,4 +1,4 @@
-// expected-error: a MainActorEventResponder runs on the main actor: subscribe it with subscribe(responder) or on: .main
+// expected-error: a MainActorEventResponder runs on the main actor: write subscribe(responder) or subscribe(responder, on: .main)
 // A MainActorEventResponder subscribed with a DeliveryContext, `.queue(.main)` included, meets an unavailable
 // overload whose message says what to write instead.
 import Dispatch

@@ -1,4 +1,4 @@
-// expected-error: call to main actor-isolated instance method 'render' in a synchronous nonisolated context
+// expected-error: call to main actor-isolated instance method 'render' in a synchronous nonisolated context [#ActorIsolatedCall]
 // On the default context the handler runs on the sending thread, so it cannot call into a @MainActor responder.
 import EventBus
 

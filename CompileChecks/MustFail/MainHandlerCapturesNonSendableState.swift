@@ -1,4 +1,4 @@
-// expected-error: sending 'model' risks causing data races
+// expected-error: sending 'model' risks causing data races [#SendingRisksDataRace]
 // A handler on `.main` runs on the main actor, so it cannot share state that is not Sendable with the code that
 // subscribed it. The compiler finds this after type checking, in its region analysis.
 import EventBus

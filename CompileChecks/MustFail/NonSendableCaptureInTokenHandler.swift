@@ -1,4 +1,4 @@
-// expected-error: capture of 'model' with non-Sendable type 'Model' in a '@Sendable' closure
+// expected-error: capture of 'model' with non-Sendable type 'Model' in a '@Sendable' closure [#SendableClosureCaptures]
 // A token-owned handler is @Sendable: it cannot capture state that is not Sendable.
 import EventBus
 

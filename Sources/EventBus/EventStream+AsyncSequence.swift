@@ -23,8 +23,8 @@ extension EventStream {
   /// - Parameters:
   ///   - bufferingPolicy: `.bufferingNewest(n)` keeps the latest `n` events waiting, `.bufferingOldest(n)` the
   ///     earliest, `.unbounded` all of them.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  ///   - fileID: The file of the call, for `debugDescription`; leave the default, and `line`'s.
+  ///   - line: The line of the call.
   /// - Returns: A stream that subscribes now and cancels its subscription when iteration ends.
   public func values(
     bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy,

@@ -6,8 +6,12 @@
 ///   when the responder deinitialises, and returns a discardable ``ResponderSubscription``.
 /// - `subscribe(responder)`, for an ``EventResponder`` (or a ``MainActorEventResponder``): the same, calling its
 ///   `handle(event:)`.
+/// - `subscribe(actor) { actor, event in … }`, for an actor: the same, with a handler isolated to the actor.
 /// - `subscribe { event in … }`: **token-owned**. Returns an ``EventSubscription`` that you must keep; releasing it
-///   ends the subscription, and the compiler warns when the result is unused.
+///   ends the subscription. The compiler warns when the result is unused, and a debug build when the token is
+///   released at once.
+///
+/// ``subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)`` documents the parameters they share.
 ///
 /// A handler that may run on another thread than the one that subscribed (the default `.immediate` context when
 /// events are sent from several threads, or `.queue(_:)`) receives its responder there, so the responder must be
@@ -60,17 +64,21 @@ extension EventStream {
   /// viewModel.output.subscribe(self) { view, event in view.handle(event: event) }
   /// ```
   ///
-  /// The subscription ends by itself when `responder` deinitialises: once its `deinit` has begun the handler is
-  /// never called again.
+  /// The subscription ends by itself when `responder` deinitialises: once its `deinit` has begun the handler is never
+  /// called again.
+  ///
+  /// This is the primary form: the other `subscribe` methods, which ``EventStream`` lists, document only what differs.
   ///
   /// - Parameters:
   ///   - responder: The object that receives events. Never retained.
-  ///   - context: Where `handler` runs; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called with the responder and each event.
+  ///   - context: Where `handler` runs: on the thread that delivers (`.immediate`, the default) or on a queue of yours
+  ///     (`.queue(_:)`). A main-actor handler takes `on: .main` instead (G11).
+  ///   - fileID: The file of the call. Every subscribing method takes it and `line` for `debugDescription` and the
+  ///     debug-build warnings; leave the defaults.
+  ///   - line: The line of the call.
+  ///   - handler: Called with the responder and each event, in the order they were sent.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  /// - Complexity: O(1) amortised.
+  /// - Complexity: O(1) amortised, plus O(*r*) to hand over *r* replayed events.
   @discardableResult
   public func subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
@@ -82,37 +90,19 @@ extension EventStream {
     _subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handler)
   }
 
-  /// Subscribes `handler` until the returned token is cancelled or released.
-  ///
-  /// ```swift
-  /// let subscription = output.subscribe { event in print(event) }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - context: Where `handler` runs; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called with each event.
-  /// - Returns: The token that keeps the subscription alive.
-  /// - Complexity: O(1) amortised.
+  /// Subscribes `handler`, token-owned: until the returned ``EventSubscription`` is cancelled or released, so keep it.
+  /// Otherwise as ``subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)``.
   public func subscribe(
     on context: DeliveryContext = .immediate,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    _subscribe(on: context, at: CallSite(fileID: fileID, line: line), handler)
+    subscribeToken(on: context, at: CallSite(fileID: fileID, line: line), handler)
   }
 
-  /// Subscribes an ``EventResponder``, held weakly; its `handle(event:)` receives each event.
-  ///
-  /// - Parameters:
-  ///   - responder: The responder. Never retained.
-  ///   - context: Where `handle(event:)` runs; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  /// - Complexity: O(1) amortised.
+  /// Subscribes an ``EventResponder``, held weakly: its `handle(event:)` receives each event. Otherwise as
+  /// ``subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)``.
   @discardableResult
   public func subscribe<Responder: EventResponder>(
     _ responder: Responder,
@@ -123,24 +113,8 @@ extension EventStream {
     _subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handleEvent)
   }
 
-  /// Subscribes `responder`, held weakly, with a handler that runs on the main actor.
-  ///
-  /// ```swift
-  /// @MainActor final class ProfileView {
-  ///   func bind(to viewModel: ProfileViewModel) {
-  ///     viewModel.output.subscribe(self, on: .main) { view, event in view.render(event) }
-  ///   }
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - responder: The object that receives events. Never retained.
-  ///   - context: `.main`.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called on the main actor with the responder and each event.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  /// - Complexity: O(1) amortised.
+  /// Subscribes `responder`, held weakly, with a `@MainActor` handler that runs on the main actor. Otherwise as
+  /// ``subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)``.
   @discardableResult
   public func subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
@@ -154,34 +128,21 @@ extension EventStream {
       MainQueue.uncheckedHandler(handler))
   }
 
-  /// Subscribes `handler` on the main actor until the returned token is cancelled or released.
-  ///
-  /// - Parameters:
-  ///   - context: `.main`.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called on the main actor with each event.
-  /// - Returns: The token that keeps the subscription alive.
-  /// - Complexity: O(1) amortised.
+  /// Subscribes `handler` on the main actor, token-owned: until the returned ``EventSubscription`` is cancelled or
+  /// released. Otherwise as ``subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)``.
   public func subscribe(
     on context: MainActorContext,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor (Event) -> Void
   ) -> EventSubscription {
-    _subscribe(
+    subscribeToken(
       on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line),
       MainQueue.uncheckedHandler(handler))
   }
 
-  /// Subscribes a ``MainActorEventResponder``, held weakly; its `handle(event:)` runs on the main actor.
-  ///
-  /// - Parameters:
-  ///   - responder: The responder. Never retained.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
-  /// - Complexity: O(1) amortised.
+  /// Subscribes a ``MainActorEventResponder``, held weakly: its `handle(event:)` runs on the main actor. Otherwise as
+  /// ``subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)``.
   @discardableResult
   public func subscribe<Responder: MainActorEventResponder>(
     _ responder: Responder,
@@ -192,14 +153,29 @@ extension EventStream {
       responder.handle(event: event)
     }
   }
+
+  /// Subscribes a ``MainActorEventResponder`` on `.main`, spelled out: the same as `subscribe(responder)`.
+  @discardableResult
+  public func subscribe<Responder: MainActorEventResponder>(
+    _ responder: Responder,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event == Event {
+    subscribe(responder, on: context, fileID: fileID, line: line) { responder, event in
+      responder.handle(event: event)
+    }
+  }
 }
 
 extension EventStream {
   /// Unavailable: a ``MainActorEventResponder`` handles events on the main actor, so it is subscribed with
-  /// `subscribe(responder)` (which delivers on `.main`), never on `.immediate` or a queue, `.queue(.main)` included.
+  /// `subscribe(responder)` or `subscribe(responder, on: .main)`, never on `.immediate` or a queue, `.queue(.main)`
+  /// included.
   @available(
     *, unavailable,
-    message: "a MainActorEventResponder runs on the main actor: subscribe it with subscribe(responder) or on: .main"
+    message:
+      "a MainActorEventResponder runs on the main actor: write subscribe(responder) or subscribe(responder, on: .main)"
   )
   @discardableResult
   public func subscribe<Responder: MainActorEventResponder>(
@@ -209,6 +185,28 @@ extension EventStream {
     line: UInt = #line
   ) -> ResponderSubscription where Responder.Event == Event {
     subscribe(responder, fileID: fileID, line: line)
+  }
+}
+
+extension EventStream {
+  /// `_subscribe(on:at:_:)`, and in debug builds a watch on the token that warns when it is released at once, before
+  /// its handler could run (`EarlyReleaseCheck`).
+  func subscribeToken(
+    on context: DeliveryContext,
+    at callSite: CallSite,
+    _ handler: @escaping @Sendable (Event) -> Void
+  ) -> EventSubscription {
+    #if DEBUG
+      let check = EarlyReleaseCheck(callSite: callSite)
+      let subscription = _subscribe(on: context, at: callSite) { event in
+        check.noteDelivery()
+        handler(event)
+      }
+      subscription.earlyReleaseCheck = check
+      return subscription
+    #else
+      return _subscribe(on: context, at: callSite, handler)
+    #endif
   }
 }
 

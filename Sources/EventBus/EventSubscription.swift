@@ -47,6 +47,12 @@ public final class EventSubscription: EventCancellable, Hashable {
   // small object with no lock of its own.
   private var targetWord: UInt
 
+  #if DEBUG
+    /// Debug builds only: what the token's `deinit` asks whether the release was a mistake. Set once, by the
+    /// `subscribe` that made the token, before the token is returned. After `targetWord`, which must stay first.
+    var earlyReleaseCheck: EarlyReleaseCheck?
+  #endif
+
   init(target: SubscriptionTarget) {
     targetWord = UInt(bitPattern: Unmanaged.passRetained(target).toOpaque())
   }
@@ -59,6 +65,15 @@ public final class EventSubscription: EventCancellable, Hashable {
   }
 
   deinit {
+    #if DEBUG
+      // Released without a `cancel()` before: the subscription ends here, perhaps before it could deliver anything.
+      // Read as `cancel()` writes it, atomically: a `cancel()` on another thread may have come just before.
+      let word = eventbus_atomic_load_acquire(
+        _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self))
+      if word != 0 {
+        earlyReleaseCheck?.tokenReleased()
+      }
+    #endif
     cancel()
   }
 
@@ -167,5 +182,6 @@ private final class CancelAction: SubscriptionTarget {
 // The action is immutable and `@Sendable`.
 extension CancelAction: @unchecked Sendable {}
 
-// The target word is read and written only by one atomic exchange after `init`.
+// The target word is read and written only by one atomic exchange after `init`. The debug check is set before the
+// token is shared, and read only by `deinit`.
 extension EventSubscription: @unchecked Sendable {}

@@ -206,6 +206,22 @@ import Testing
     #expect(await screen.events == [1, 2])
   }
 
+  @Test func mainActorEventResponderSubscribedWithOnMainIsDeliveredOnTheMainActor() async {
+    // The form the refusal of a DeliveryContext names: `subscribe(responder, on: .main)`, on an output and a hub.
+    let output = Output<Int>()
+    let hub = EventHub()
+    let screen = await MainActor.run { ScreenResponder() }
+    output.subscribe(screen, on: .main)
+    hub.subscribe(Int.self, screen, on: .main)
+    runOnThread {
+      output.send(1)
+      hub.post(2)
+    }
+    let arrived = await suspendUntil { await MainActor.run { screen.events.count == 2 } }
+    #expect(arrived)
+    #expect(await screen.events == [1, 2])
+  }
+
   @Test @MainActor func mainDeliveryOfAnEventSentOnTheMainActorRunsBeforeSendReturns() async {
     // After a suspension the main actor may run on the main queue from another thread (Linux, Swift Testing): the
     // handler still runs inline, because the decision is made by the queue, not the thread.

@@ -21,8 +21,8 @@ extension EventStream {
   ///
   /// - Parameters:
   ///   - responder: The actor. Never retained, except while its handler runs.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  ///   - fileID: The file of the call, for `debugDescription`; leave the default, and `line`'s.
+  ///   - line: The line of the call.
   ///   - handler: Called on the actor with each event, in order.
   /// - Returns: A handle that can end the subscription early and shows its backlog. Dropping it does not end the
   ///   subscription.

@@ -50,6 +50,11 @@
       }
     }
 
+    deinit {
+      // Ended on purpose, whether or not an event came: a `LatestEvent` released at once is no mistake of the caller.
+      subscription?.cancel()
+    }
+
     private func receive(_ event: Event) {
       registrar.withMutation(of: self, keyPath: \.value) {
         latest = event

@@ -299,27 +299,38 @@ struct LocationSource: EventSource {
 
 // snippet: sharing-location-service
 /// A service with its own listener API, as many system services have.
-final class LocationService {
-  private let lock = NSLock()
-  private var listeners: [UUID: @Sendable (Coordinate) -> Void] = [:]
+final class LocationService: Sendable {
+  private let listeners = Locked<[UUID: @Sendable (Coordinate) -> Void]>([:])
 
   func addListener(_ listener: @escaping @Sendable (Coordinate) -> Void) -> UUID {
     let id = UUID()
-    lock.withLock { listeners[id] = listener }
+    listeners.withLock { $0[id] = listener }
     return id
   }
 
   func removeListener(_ id: UUID) {
-    _ = lock.withLock { listeners.removeValue(forKey: id) }
+    _ = listeners.withLock { $0.removeValue(forKey: id) }
   }
 
-  var listenerCount: Int { lock.withLock { listeners.count } }
+  var listenerCount: Int { listeners.withLock { $0.count } }
 
   func report(_ coordinate: Coordinate) {
-    for listener in lock.withLock({ Array(listeners.values) }) { listener(coordinate) }
+    for listener in listeners.withLock({ Array($0.values) }) { listener(coordinate) }
   }
 }
-
-// `lock` protects `listeners`.
-extension LocationService: @unchecked Sendable {}
 // end-snippet
+
+/// The lock box that Getting Started shows (its tested copy is in the EventBus tests): a value that one thread at a
+/// time reads and changes, inside `withLock`.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value  // read and written only inside `withLock`, which holds `lock`
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    try lock.withLock { try body(&value) }
+  }
+}

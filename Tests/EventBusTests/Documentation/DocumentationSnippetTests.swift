@@ -50,6 +50,28 @@ enum Documentation {}
     }
   }
 
+  @Test func everyCompilerMessageAnArticleQuotesIsOneACompileCheckProduces() throws {
+    // An article quotes the compiler in ```text blocks, one `error: …` or `warning: …` line per diagnostic. Each must
+    // be, word for word, what a file under CompileChecks/ expects, so the compile checks prove the compiler still
+    // says it.
+    let expected = try CompileCheckExpectations.all()
+    var quoted = 0
+    for block in try CodeBlock.all() where block.language == "text" {
+      for line in block.lines where line.hasPrefix("error: ") || line.hasPrefix("warning: ") {
+        quoted += 1
+        if !expected.contains(line) {
+          Issue.record(
+            Comment(
+              rawValue:
+                "\(block.article):\(block.line): `\(line)` is not the `// expected-…` line of any file in "
+                + "CompileChecks/MustFail or CompileChecks/MustWarn; add a compile check that produces it"),
+            sourceLocation: block.sourceLocation)
+        }
+      }
+    }
+    #expect(quoted > 0, "no compiler message is quoted in a ```text block of \(DocumentationFiles.catalogPattern)")
+  }
+
   @Test func snippetRegionsAreWellFormedAndUniquelyNamed() throws {
     var seen: [String: String] = [:]
     for region in try SnippetRegion.all() {
@@ -153,6 +175,28 @@ enum DocumentationFiles {
 /// Lines as the comparison sees them: trimmed, blank ones dropped.
 private func normalized(_ lines: some Sequence<Substring>) -> [String] {
   lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}
+
+// MARK: - Compile checks
+
+/// What the files of `CompileChecks/MustFail` and `CompileChecks/MustWarn` say the compiler prints, as
+/// `error: …` and `warning: …` lines: their leading `// expected-error: …` and `// expected-warning: …` comments.
+enum CompileCheckExpectations {
+  static func all() throws -> Set<String> {
+    var expectations: Set<String> = []
+    for kind in ["MustFail", "MustWarn"] {
+      let directory = DocumentationFiles.packageRoot.appendingPathComponent("CompileChecks/\(kind)")
+      for file in try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+      where file.pathExtension == "swift" {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for line in text.split(separator: "\n").prefix(while: { $0.hasPrefix("//") }) {
+          guard line.hasPrefix("// expected-") else { continue }
+          expectations.insert(String(line.dropFirst("// expected-".count)))
+        }
+      }
+    }
+    return expectations
+  }
 }
 
 // MARK: - Code blocks

@@ -168,15 +168,14 @@ extension Documentation {
       }
 
       final class SignInAnalytics: EventResponder {
-        // handle(event:) runs on whichever thread calls send, so the count is behind a lock.
-        private let lock = NSLock()
-        private nonisolated(unsafe) var failureCount = 0  // guarded by `lock`
+        // handle(event:) runs on whichever thread calls send, so the count is in a lock box.
+        private let failureCount = Locked(0)
 
-        var failures: Int { lock.withLock { failureCount } }
+        var failures: Int { failureCount.withLock { $0 } }
 
         func handle(event: SignInEvent) {
           if case .failed = event {
-            lock.withLock { failureCount += 1 }
+            failureCount.withLock { $0 += 1 }
           }
         }
       }

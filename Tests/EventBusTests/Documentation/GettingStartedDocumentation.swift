@@ -4,6 +4,23 @@ import Testing
 
 // The code of GettingStarted.md. Plain `import EventBus` (not `@testable`): the article may use public API only.
 
+// At file scope, so that the other articles' code can use it too: Runtime Behavior shows it again.
+// snippet: lock-box
+/// A value that one thread at a time reads and changes, inside `withLock`: the shape of the standard library's `Mutex`.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value  // read and written only inside `withLock`, which holds `lock`
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    try lock.withLock { try body(&value) }
+  }
+}
+// end-snippet
+
 extension Documentation {
   @Suite struct GettingStarted {
     // snippet: getting-started-event
@@ -103,15 +120,14 @@ extension Documentation {
 
     // snippet: getting-started-sendable-responder
     final class ProfileAnalytics: EventResponder {
-      // handle(event:) runs on whichever thread calls send, so the count is behind a lock.
-      private let lock = NSLock()
-      private nonisolated(unsafe) var failureCount = 0  // guarded by `lock`
+      // handle(event:) runs on whichever thread calls send, so the count is in a lock box.
+      private let failureCount = Locked(0)
 
-      var failures: Int { lock.withLock { failureCount } }
+      var failures: Int { failureCount.withLock { $0 } }
 
       func handle(event: ProfileEvent) {
         if case .failed = event {
-          lock.withLock { failureCount += 1 }
+          failureCount.withLock { $0 += 1 }
         }
       }
     }
@@ -175,6 +191,82 @@ extension Documentation {
         output = viewModel.output
       }
       #expect(output.subscriberCount == 0, "the loop ended and `events` went, but the subscription stayed")
+    }
+
+    // snippet: getting-started-stateful-view-model
+    enum EditNameEvent: Sendable {
+      case nameChanged(String)
+      case saveTapped
+    }
+
+    enum EditNameState: Sendable {
+      case editing(canSave: Bool)
+      case saved(name: String)
+    }
+
+    @MainActor final class EditNameViewModel: @MainActor EventViewModel {
+      let output = Output<EditNameState>()
+      private var name = ""  // main-actor state: no lock
+
+      func start() {
+        output.send(.editing(canSave: false))
+      }
+
+      func handle(event: EditNameEvent) {
+        switch event {
+        case .nameChanged(let newName):
+          name = newName
+          output.send(.editing(canSave: !name.isEmpty))
+        case .saveTapped:
+          guard !name.isEmpty else { return }
+          output.send(.saved(name: name))
+        }
+      }
+    }
+    // end-snippet
+
+    // snippet: getting-started-stateful-view
+    @MainActor final class EditNameView: EventView {
+      let output = Output<EditNameEvent>()
+      var viewModel: AnyEventViewModel<EditNameEvent, EditNameState>?
+      private(set) var isSaveEnabled = true
+      private(set) var confirmation: String?
+
+      func handle(event: EditNameState) {
+        switch event {
+        case .editing(let canSave): isSaveEnabled = canSave
+        case .saved(let name): confirmation = "Saved \(name)"
+        }
+      }
+    }
+    // end-snippet
+
+    @Test @MainActor func aMainActorViewModelKeepsItsStateAndDrivesItsView() async {
+      // snippet: getting-started-stateful-bind
+      let view = EditNameView()
+      view.bind(to: EditNameViewModel())  // the view keeps its view model; start() sends the first state
+      // view.isSaveEnabled == false
+
+      view.output.send(.nameChanged("Ada"))
+      view.output.send(.saveTapped)
+      // view.isSaveEnabled == true, view.confirmation == "Saved Ada"
+      // end-snippet
+      await Documentation.mainQueueRoundTrip()
+      #expect(view.isSaveEnabled)
+      #expect(view.confirmation == "Saved Ada")
+      view.output.send(.nameChanged(""))
+      view.output.send(.saveTapped)
+      await Documentation.mainQueueRoundTrip()
+      #expect(!view.isSaveEnabled)
+      #expect(view.confirmation == "Saved Ada", "an empty name was saved")
+    }
+
+    @Test @MainActor func theStatefulViewModelStartsTheViewDisabled() async {
+      let view = EditNameView()
+      view.bind(to: EditNameViewModel())
+      await Documentation.mainQueueRoundTrip()
+      #expect(!view.isSaveEnabled)
+      #expect(view.confirmation == nil)
     }
 
     @Test func theLockedCounterCountsEveryEventSentFromManyThreadsTogether() {

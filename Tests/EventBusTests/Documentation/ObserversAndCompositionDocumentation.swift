@@ -192,15 +192,14 @@ extension Documentation {
 
     // snippet: observers-responder
     final class SignInAnalytics: EventResponder {
-      // handle(event:) runs on whichever thread sends, so the count is behind a lock.
-      private let lock = NSLock()
-      private nonisolated(unsafe) var signInCount = 0  // guarded by `lock`
+      // handle(event:) runs on whichever thread sends, so the count is in a lock box.
+      private let signInCount = Locked(0)
 
-      var signIns: Int { lock.withLock { signInCount } }
+      var signIns: Int { signInCount.withLock { $0 } }
 
       func handle(event: SessionEvent) {
         if case .signedIn = event {
-          lock.withLock { signInCount += 1 }
+          signInCount.withLock { $0 += 1 }
         }
       }
     }

@@ -9,14 +9,13 @@ extension Documentation {
   @Suite struct RuntimeBehavior {
     // snippet: runtime-transcript
     final class Transcript: Sendable {
-      // Handlers may run on any thread, so the lines are behind a lock.
-      private let lock = NSLock()
-      private nonisolated(unsafe) var recorded: [String] = []  // guarded by `lock`
+      // Handlers may run on any thread, so the lines are in a lock box.
+      private let recorded = Locked<[String]>([])
 
-      var lines: [String] { lock.withLock { recorded } }
+      var lines: [String] { recorded.withLock { $0 } }
 
       func append(_ line: String) {
-        lock.withLock { recorded.append(line) }
+        recorded.withLock { $0.append(line) }
       }
     }
     // end-snippet
@@ -41,16 +40,14 @@ extension Documentation {
 
     // snippet: runtime-serialized-counter
     final class Counter: Sendable {
-      // The handler runs on whichever thread delivers, so the numbers are behind a lock.
-      private let lock = NSLock()
-      // Guarded by `lock`:
-      private nonisolated(unsafe) var numbers = (received: 0, running: 0, overlaps: 0)
+      // The handler runs on whichever thread delivers, so the numbers are in a lock box.
+      private let numbers = Locked((received: 0, running: 0, overlaps: 0))
 
-      var received: Int { lock.withLock { numbers.received } }
-      var overlaps: Int { lock.withLock { numbers.overlaps } }
+      var received: Int { numbers.withLock { $0.received } }
+      var overlaps: Int { numbers.withLock { $0.overlaps } }
 
       func handlerBegan() {
-        lock.withLock {
+        numbers.withLock { numbers in
           numbers.received += 1
           numbers.running += 1
           if numbers.running > 1 { numbers.overlaps += 1 }
@@ -58,7 +55,7 @@ extension Documentation {
       }
 
       func handlerEnded() {
-        lock.withLock { numbers.running -= 1 }
+        numbers.withLock { $0.running -= 1 }
       }
     }
     // end-snippet
@@ -301,6 +298,48 @@ extension Documentation {
       output.send(.cleared)
       output.send(.added("milk"))
       #expect(await suspendUntil { await store.items == ["milk"] })
+    }
+
+    // MARK: Troubleshooting
+
+    // snippet: runtime-troubleshooting-on-main
+    @MainActor final class TitleLabel {
+      var title = ""
+
+      func bind(to output: Output<String>) {
+        output.subscribe(self, on: .main) { label, title in label.title = title }
+      }
+    }
+    // end-snippet
+
+    @Test @MainActor func aMainActorTypeSubscribedOnMainIsUpdatedFromAnotherThread() async {
+      let output = Output<String>()
+      let label = TitleLabel()
+      label.bind(to: output)
+      runOnThread { output.send("Inbox") }
+      await Documentation.waitUntil { label.title == "Inbox" }
+      #expect(label.title == "Inbox")
+    }
+
+    // snippet: runtime-troubleshooting-banner
+    @MainActor final class Banner: MainActorEventResponder {
+      var text = ""
+
+      func handle(event: String) {
+        text = event
+      }
+    }
+    // end-snippet
+
+    @Test @MainActor func aMainActorEventResponderNeedsNoContext() async {
+      let output = Output<String>()
+      // snippet: runtime-troubleshooting-banner-subscribe
+      let banner = Banner()
+      output.subscribe(banner)  // on the main actor, as its protocol says
+      // end-snippet
+      runOnThread { output.send("Saved") }
+      await Documentation.waitUntil { banner.text == "Saved" }
+      #expect(banner.text == "Saved")
     }
 
     // MARK: Replay

@@ -79,15 +79,14 @@ enum RefreshProfileUseCaseExample {
 
   /// Counts failed refreshes.
   final class Analytics: EventResponder {
-    // handle(event:) runs on whichever thread runs the use case, so the count is behind a lock.
-    private let lock = NSLock()
-    private nonisolated(unsafe) var failureCount = 0  // guarded by `lock`
+    // handle(event:) runs on whichever thread runs the use case, so the count is in a lock box.
+    private let failureCount = Locked(0)
 
-    var failures: Int { lock.withLock { failureCount } }
+    var failures: Int { failureCount.withLock { $0 } }
 
     func handle(event: RefreshProfileUseCase.Event) {
       if event == .failed {
-        lock.withLock { failureCount += 1 }
+        failureCount.withLock { $0 += 1 }
       }
     }
   }

@@ -26,8 +26,8 @@ extension EventView {
   ///
   /// - Parameters:
   ///   - viewModel: The view model, or an ``AnyEventViewModel`` wrapping one.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  ///   - fileID: The file of the call, for `debugDescription`; leave the default, and `line`'s.
+  ///   - line: The line of the call.
   public func bind<ViewModel: EventViewModel>(
     to viewModel: ViewModel,
     fileID: StaticString = #fileID,

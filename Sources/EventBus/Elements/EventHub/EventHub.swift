@@ -160,15 +160,11 @@ extension EventHub {
   /// bus.subscribe(UserSignedIn.self, profileCache) { cache, event in cache.load(user: event.id) }
   /// ```
   ///
-  /// The subscription ends by itself when `responder` deinitialises.
+  /// The hub's subscribing methods are those of an ``EventStream``, with the event type in front: this one is
+  /// `bus.events(of: type).subscribe(responder, on: context, handler)`, and
+  /// ``EventStream/subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)`` documents its other parameters. The
+  /// hub's other forms document only what differs from this one.
   ///
-  /// - Parameters:
-  ///   - type: The event type.
-  ///   - responder: The object that receives events. Never retained.
-  ///   - context: Where `handler` runs; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called with the responder and each event.
   /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
   /// - Complexity: O(1) amortised.
   @discardableResult
@@ -183,20 +179,8 @@ extension EventHub {
     events(of: type).subscribe(responder, on: context, fileID: fileID, line: line, handler)
   }
 
-  /// Subscribes `handler` to the events of `type` until the returned token is cancelled or released.
-  ///
-  /// ```swift
-  /// let subscription = bus.subscribe(UserSignedIn.self) { event in print("signed in", event.id) }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The event type.
-  ///   - context: Where `handler` runs; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called with each event.
-  /// - Returns: The token that keeps the subscription alive.
-  /// - Complexity: O(1) amortised.
+  /// Subscribes `handler` to the events of `type`, token-owned: until the returned ``EventSubscription`` is cancelled
+  /// or released, so keep it. Otherwise as ``subscribe(_:_:on:fileID:line:_:)-(_,_,DeliveryContext,_,_,_)``.
   public func subscribe<Event: Sendable>(
     _ type: Event.Type,
     on context: DeliveryContext = .immediate,
@@ -207,20 +191,8 @@ extension EventHub {
     events(of: type).subscribe(on: context, fileID: fileID, line: line, handler)
   }
 
-  /// Subscribes `responder`, held weakly, to the events of `type` with a handler that runs on the main actor.
-  ///
-  /// ```swift
-  /// bus.subscribe(UserSignedIn.self, screen, on: .main) { screen, event in screen.showWelcome(event.id) }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The event type.
-  ///   - responder: The object that receives events. Never retained.
-  ///   - context: `.main`.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called on the main actor with the responder and each event.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  /// Subscribes `responder`, held weakly, to the events of `type` with a `@MainActor` handler that runs on the main
+  /// actor. Otherwise as ``subscribe(_:_:on:fileID:line:_:)-(_,_,DeliveryContext,_,_,_)``.
   @discardableResult
   public func subscribe<Event: Sendable, Responder: AnyObject & Sendable>(
     _ type: Event.Type,
@@ -233,16 +205,9 @@ extension EventHub {
     events(of: type).subscribe(responder, on: context, fileID: fileID, line: line, handler)
   }
 
-  /// Subscribes `handler` to the events of `type` on the main actor until the returned token is cancelled or
-  /// released.
-  ///
-  /// - Parameters:
-  ///   - type: The event type.
-  ///   - context: `.main`.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called on the main actor with each event.
-  /// - Returns: The token that keeps the subscription alive.
+  /// Subscribes `handler` to the events of `type` on the main actor, token-owned: until the returned
+  /// ``EventSubscription`` is cancelled or released. Otherwise as
+  /// ``subscribe(_:_:on:fileID:line:_:)-(_,_,DeliveryContext,_,_,_)``.
   public func subscribe<Event: Sendable>(
     _ type: Event.Type,
     on context: MainActorContext,
@@ -253,19 +218,8 @@ extension EventHub {
     events(of: type).subscribe(on: context, fileID: fileID, line: line, handler)
   }
 
-  /// Subscribes an ``EventResponder``, held weakly, to the events of `type`; its `handle(event:)` receives each one.
-  ///
-  /// ```swift
-  /// bus.subscribe(UserSignedIn.self, analytics)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - type: The event type, the responder's `Event`.
-  ///   - responder: The responder. Never retained.
-  ///   - context: Where `handle(event:)` runs; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  /// Subscribes an ``EventResponder``, held weakly, to the events of `type`: its `handle(event:)` receives each one.
+  /// Otherwise as ``subscribe(_:_:on:fileID:line:_:)-(_,_,DeliveryContext,_,_,_)``.
   @discardableResult
   public func subscribe<Responder: EventResponder>(
     _ type: Responder.Event.Type,
@@ -277,15 +231,8 @@ extension EventHub {
     events(of: type).subscribe(responder, on: context, fileID: fileID, line: line)
   }
 
-  /// Subscribes a ``MainActorEventResponder``, held weakly, to the events of `type`; its `handle(event:)` runs on
-  /// the main actor.
-  ///
-  /// - Parameters:
-  ///   - type: The event type, the responder's `Event`.
-  ///   - responder: The responder. Never retained.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  /// - Returns: A handle that can end the subscription early. Dropping it does not end the subscription.
+  /// Subscribes a ``MainActorEventResponder``, held weakly, to the events of `type`: its `handle(event:)` runs on the
+  /// main actor. Otherwise as ``subscribe(_:_:on:fileID:line:_:)-(_,_,DeliveryContext,_,_,_)``.
   @discardableResult
   public func subscribe<Responder: MainActorEventResponder>(
     _ type: Responder.Event.Type,
@@ -295,15 +242,28 @@ extension EventHub {
   ) -> ResponderSubscription where Responder.Event: Sendable {
     events(of: type).subscribe(responder, fileID: fileID, line: line)
   }
+
+  /// Subscribes a ``MainActorEventResponder`` to the events of `type` on `.main`, spelled out: the same as
+  /// `subscribe(type, responder)`.
+  @discardableResult
+  public func subscribe<Responder: MainActorEventResponder>(
+    _ type: Responder.Event.Type,
+    _ responder: Responder,
+    on context: MainActorContext,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> ResponderSubscription where Responder.Event: Sendable {
+    events(of: type).subscribe(responder, on: context, fileID: fileID, line: line)
+  }
 }
 
 extension EventHub {
   /// Unavailable: a ``MainActorEventResponder`` handles events on the main actor, so it is subscribed with
-  /// `subscribe(type, responder)` (which delivers on `.main`), never on `.immediate` or a queue, `.queue(.main)`
-  /// included.
+  /// `subscribe(type, responder, on: .main)` or `subscribe(type, responder)`, never on `.immediate` or a queue,
+  /// `.queue(.main)` included.
   @available(
     *, unavailable,
-    message: "a MainActorEventResponder runs on the main actor: subscribe it with subscribe(type, responder)"
+    message: "a MainActorEventResponder runs on the main actor: write subscribe(type, responder, on: .main)"
   )
   @discardableResult
   public func subscribe<Responder: MainActorEventResponder>(

@@ -35,12 +35,15 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
 
   /// Creates a stopped observer that calls `handler` with the responder and each event of `stream`.
   ///
+  /// Each start subscribes as ``EventStream/subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)`` would; the other
+  /// initialisers document only what differs.
+  ///
   /// - Parameters:
   ///   - stream: What to observe: an output, a read-only output, an operator chain, a bus's events.
   ///   - responder: The object the events are for. Never retained.
   ///   - context: Where `handler` runs; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  ///   - fileID: The file of the call, for `debugDescription`; leave the default, and `line`'s.
+  ///   - line: The line of the call.
   ///   - handler: Called with the responder and each event while observing.
   public init<Stream: EventStream<Event>>(
     _ stream: Stream,
@@ -60,19 +63,12 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
     }
   }
 
-  /// Creates a stopped observer whose handler runs on the main actor.
+  /// Creates a stopped observer whose handler runs on the main actor. Otherwise as
+  /// ``init(_:responder:on:fileID:line:_:)-(_,_,DeliveryContext,_,_,_)``.
   ///
   /// ```swift
   /// EventObserver(session.state, responder: screen, on: .main) { screen, state in screen.render(state) }
   /// ```
-  ///
-  /// - Parameters:
-  ///   - stream: What to observe.
-  ///   - responder: The object the events are for. Never retained.
-  ///   - context: `.main`.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  ///   - handler: Called on the main actor with the responder and each event while observing.
   public convenience init<Stream: EventStream<Event>>(
     _ stream: Stream,
     responder: Responder,
@@ -86,14 +82,8 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
       MainQueue.uncheckedHandler(handler))
   }
 
-  /// Creates a stopped observer that calls the responder's `handle(event:)` with each event of `stream`.
-  ///
-  /// - Parameters:
-  ///   - stream: What to observe.
-  ///   - responder: The ``EventResponder``. Never retained.
-  ///   - context: Where `handle(event:)` runs; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  /// Creates a stopped observer that calls an ``EventResponder``'s `handle(event:)` with each event. Otherwise as
+  /// ``init(_:responder:on:fileID:line:_:)-(_,_,DeliveryContext,_,_,_)``.
   public convenience init<Stream: EventStream<Event>>(
     _ stream: Stream,
     responder: Responder,
@@ -104,14 +94,8 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
     self.init(stream, responder: responder, on: context, fileID: fileID, line: line, observerHandleEvent)
   }
 
-  /// Creates a stopped observer that calls the responder's `handle(event:)` with each event of `stream` on the main
-  /// actor.
-  ///
-  /// - Parameters:
-  ///   - stream: What to observe.
-  ///   - responder: The ``MainActorEventResponder``. Never retained.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  /// Creates a stopped observer that calls a ``MainActorEventResponder``'s `handle(event:)` with each event, on the
+  /// main actor. Otherwise as ``init(_:responder:on:fileID:line:_:)-(_,_,DeliveryContext,_,_,_)``.
   public convenience init<Stream: EventStream<Event>>(
     _ stream: Stream,
     responder: Responder,

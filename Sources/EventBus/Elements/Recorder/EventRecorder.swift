@@ -18,8 +18,8 @@
 /// ```
 ///
 /// The recorder subscribes itself as a responder: recording ends when it is released, or when the
-/// ``ResponderSubscription`` returned by ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` is cancelled. One recorder
-/// can record from several streams into one list. Every method may be called from any thread.
+/// ``ResponderSubscription`` returned by ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` is cancelled. One
+/// recorder can record from several streams into one list. Every method may be called from any thread.
 public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   private struct Waiter {
     let id: UInt64
@@ -36,17 +36,12 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
 
   private let state = LockedState(State())
 
-  /// Creates a recorder that records nothing yet; call ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` or pass it to
-  /// `subscribe`.
+  /// Creates a recorder that records nothing yet; call ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` or pass
+  /// it to `subscribe`.
   public init() {}
 
-  /// Creates a recorder that records the events of `stream`.
-  ///
-  /// - Parameters:
-  ///   - stream: What to record.
-  ///   - context: Where the events are recorded; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  /// Creates a recorder that records the events of `stream`, as
+  /// ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` does.
   public convenience init<Stream: EventStream<Event>>(
     _ stream: Stream,
     on context: DeliveryContext = .immediate,
@@ -57,13 +52,8 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     record(from: stream, on: context, fileID: fileID, line: line)
   }
 
-  /// Creates a recorder that records the events of `stream` on the main actor.
-  ///
-  /// - Parameters:
-  ///   - stream: What to record.
-  ///   - context: `.main`.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  /// Creates a recorder that records the events of `stream` on the main actor, as
+  /// ``record(from:on:fileID:line:)-(_,MainActorContext,_,_)`` does.
   public convenience init<Stream: EventStream<Event>>(
     _ stream: Stream,
     on context: MainActorContext,
@@ -79,8 +69,8 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   /// - Parameters:
   ///   - stream: What to record.
   ///   - context: Where the events are recorded; `.immediate` by default.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
+  ///   - fileID: The file of the call, for `debugDescription`; leave the default, and `line`'s.
+  ///   - line: The line of the call.
   /// - Returns: A handle that stops this recording when cancelled. Dropping it does not stop it.
   @discardableResult
   public func record<Stream: EventStream<Event>>(
@@ -94,14 +84,8 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     }
   }
 
-  /// Starts recording the events of `stream` on the main actor, as a `.main` subscriber would receive them.
-  ///
-  /// - Parameters:
-  ///   - stream: What to record.
-  ///   - context: `.main`.
-  ///   - fileID: The file of the call, recorded for `debugDescription`; leave the default.
-  ///   - line: The line of the call, recorded for `debugDescription`; leave the default.
-  /// - Returns: A handle that stops this recording when cancelled. Dropping it does not stop it.
+  /// Starts recording the events of `stream` on the main actor, as a `.main` subscriber would receive them. Otherwise
+  /// as ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)``.
   @discardableResult
   public func record<Stream: EventStream<Event>>(
     from stream: Stream,
@@ -121,8 +105,8 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   /// The number of recorded events.
   public var count: Int { state.withLock { $0.events.count } }
 
-  /// Records `event`. The subscriptions made by ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` call it; a test may
-  /// call it directly.
+  /// Records `event`. The subscriptions made by ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` call it; a
+  /// test may call it directly.
   ///
   /// - Parameter event: The event to append.
   public func handle(event: Event) {
