@@ -161,4 +161,24 @@ import Testing
     #expect(output.subscriberCount == 1)
     withExtendedLifetime(first) {}
   }
+
+  /// A subscriber found dead while it receives its replay window is removed before the delivery is let go: a
+  /// subscription cancelled afterwards receives nothing sent after its cancel.
+  @Test func aSubscriberFoundDeadDuringItsReplayIsRemovedBeforeTheNextSend() {
+    final class Screen: Sendable {}
+    let output = Output<Int>(replay: 1)
+    output.send(1)
+    let log = LockedState<[Int]>([])
+    let subscription = output.subscribe { event in
+      log.withLock { $0.append(event) }
+      if event == 2 {
+        // Subscribed from a handler and dead at once: its replay, handed over at the end of this round, finds it so.
+        output.subscribe(Screen()) { _, _ in }
+      }
+    }
+    output.send(2)
+    subscription.cancel()
+    output.send(3)
+    #expect(log.withLock { $0 } == [1, 2])
+  }
 }
