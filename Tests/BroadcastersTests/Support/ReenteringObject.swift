@@ -79,3 +79,12 @@ final class ReentryJournal: Sendable {
   var names: [String] { all.map(\.name) }
   var count: Int { records.withLock { $0.count } }
 }
+
+/// Keeps `objects` for the rest of the process. A test whose watchdog fired hands it what would call into the stuck
+/// broadcaster when released (a token cancels its subscription), so that the test ends instead of waiting for the lock
+/// the stuck thread holds.
+func abandon(_ objects: any Sendable...) {
+  abandoned.withLock { $0.append(contentsOf: objects) }
+}
+
+private let abandoned = LockedState<[any Sendable]>([])
