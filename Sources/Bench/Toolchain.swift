@@ -1,8 +1,11 @@
+import BenchHarness
+
 /// What built this `Bench`, for the `toolchain` field of a report.
 enum Toolchain {
   /// For example `Swift 6.3, Linux x86_64, release build`.
   static var description: String {
-    "Swift \(compilerVersion), \(operatingSystem) \(architecture), \(isDebugBuild ? "debug" : "release") build"
+    let build = isDebugBuild ? "debug" : "release"
+    return "Swift \(compilerVersion), \(Machine.operatingSystem) \(Machine.architecture), \(build) build"
   }
 
   /// Whether this is a debug build, whose figures say little about release code.
@@ -30,38 +33,6 @@ enum Toolchain {
       "6.1"
     #else
       "6.0"
-    #endif
-  }
-
-  private static var operatingSystem: String {
-    #if os(Linux)
-      "Linux"
-    #elseif os(macOS)
-      "macOS"
-    #elseif os(iOS)
-      "iOS"
-    #elseif os(tvOS)
-      "tvOS"
-    #elseif os(watchOS)
-      "watchOS"
-    #elseif os(Windows)
-      "Windows"
-    #else
-      "unknown OS"
-    #endif
-  }
-
-  private static var architecture: String {
-    #if arch(x86_64)
-      "x86_64"
-    #elseif arch(arm64)
-      "arm64"
-    #elseif arch(i386)
-      "i386"
-    #elseif arch(arm)
-      "arm"
-    #else
-      "unknown architecture"
     #endif
   }
 }

@@ -23,23 +23,35 @@ public enum Machine {
     return nil
   }
 
-  private static var operatingSystem: String {
+  /// The operating system the run was built for.
+  package static var operatingSystem: String {
     #if os(Linux)
       "Linux"
     #elseif os(macOS)
       "macOS"
     #elseif os(iOS)
       "iOS"
+    #elseif os(tvOS)
+      "tvOS"
+    #elseif os(watchOS)
+      "watchOS"
+    #elseif os(Windows)
+      "Windows"
     #else
       "unknown OS"
     #endif
   }
 
-  private static var architecture: String {
+  /// The processor architecture the run was built for.
+  package static var architecture: String {
     #if arch(x86_64)
       "x86_64"
     #elseif arch(arm64)
       "arm64"
+    #elseif arch(i386)
+      "i386"
+    #elseif arch(arm)
+      "arm"
     #else
       "unknown architecture"
     #endif
