@@ -56,6 +56,7 @@ let broadcastersTypes: [Any.Type] = [
   AsyncSequenceSource<AsyncStream<Int>>.self,
   Broadcaster<Date>.self,
   DecodeFailure.self,
+  DecodingSource<AsyncStream<Int>, Int>.self,
   EventSink<Int>.self,
   (any EventSource<Int>).self,
   KeyboardAnimationCurve.self,
@@ -65,8 +66,12 @@ let broadcastersTypes: [Any.Type] = [
   (any KeyboardObserverEventResponder).self,
   KeyboardUserInfo.self,
   NotificationSource<Int>.self,
+  ReconnectBackoff.self,
+  ReconnectingSource<Int>.self,
+  ReconnectStatistics.self,
   SignalSource.self,
   TimerSource.self,
+  UpstreamChange.self,
 ]
 
 #if compiler(>=6.2)
