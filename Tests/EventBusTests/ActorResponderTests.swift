@@ -42,7 +42,7 @@ import Testing
     let store = Store()
     output.subscribe(store) { store, event in await store.apply(event) }
     let perThread = stress(500)
-    let finished = runConcurrently(threads: 4) { thread in
+    let finished = await runConcurrently(threads: 4) { thread in
       for index in 0..<perThread {
         output.send(thread * 1_000_000 + index)
       }

@@ -30,11 +30,11 @@ import Testing
     }
   }
 
-  @Test func immediateHandlerRunsOnTheSendingThreadBeforeSendReturns() {
+  @Test func immediateHandlerRunsOnTheSendingThreadBeforeSendReturns() async {
     let output = Output<Int>()
     let threads = Log<String>()
     let token = output.subscribe { _ in threads.append(Thread.current.name ?? "") }
-    runOnThread {
+    await runOnThread {
       Thread.current.name = "sender"
       output.send(1)
       threads.append("returned")
@@ -72,7 +72,7 @@ import Testing
     #expect(recorder.events.count == 1000)
   }
 
-  @Test func everyContextKeepsPerSubscriberOrderUnderConcurrentSends() {
+  @Test func everyContextKeepsPerSubscriberOrderUnderConcurrentSends() async {
     // Four threads send; an immediate subscriber records the order the output delivered. A serial-queue, a
     // concurrent-queue and a main-actor subscriber must each see exactly that order, one event at a time.
     let output = Output<Tagged>()
@@ -99,7 +99,7 @@ import Testing
     }.store(in: &tokens)
     let perSender = stress(2000)
     guard
-      runConcurrently(
+      await runConcurrently(
         threads: 4,
         { sender in
           for sequence in 0..<perSender { output.send(Tagged(sender: sender, sequence: sequence)) }
@@ -186,7 +186,7 @@ import Testing
     let screen = await MainActor.run { Screen() }
     // The handler is `@MainActor`: it calls the screen's main-actor method without `assumeIsolated`.
     output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
-    runOnThread {
+    await runOnThread {
       for value in 0..<100 { output.send(value) }
     }
     let arrived = await suspendUntil { await MainActor.run { screen.events.count == 100 } }
@@ -213,7 +213,7 @@ import Testing
     let screen = await MainActor.run { ScreenResponder() }
     output.subscribe(screen, on: .main)
     hub.subscribe(Int.self, screen, on: .main)
-    runOnThread {
+    await runOnThread {
       output.send(1)
       hub.post(2)
     }
@@ -245,7 +245,7 @@ import Testing
     let screen = Screen()
     let handle = output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
     // Sent from another thread while the main actor is busy here: it waits on the main queue.
-    runOnThread { output.send(1) }
+    #expect(runOnThreadBlocking(timeout: watchdogTimeout) { output.send(1) })
     output.send(2)
     #expect(screen.events.isEmpty, "G11: an inline delivery overtook an event already queued for this subscriber")
     #expect(await suspendUntil { screen.events == [1, 2] })
@@ -260,10 +260,11 @@ import Testing
     let delivered = Log<Int>()
     let token = output.subscribe(on: .main) { delivered.append($0) }
     let countWhenSendReturned = LockedState(-1)
-    runOnThread {
-      output.send(1)
-      countWhenSendReturned.withLock { $0 = delivered.count }
-    }
+    #expect(
+      runOnThreadBlocking(timeout: watchdogTimeout) {
+        output.send(1)
+        countWhenSendReturned.withLock { $0 = delivered.count }
+      })
     #expect(await suspendUntil { delivered.elements == [1] })
     #expect(countWhenSendReturned.withLock { $0 } == 0, "a send off the main queue ran the main-actor handler inline")
     token.cancel()
@@ -276,10 +277,11 @@ import Testing
     let handle = output.subscribe(screen, on: .main) { screen, event in screen.render(event) }
     let log = Log<Int>()
     let token = output.subscribe(on: .main) { log.append($0) }
-    runOnThread {
-      output.send(1)
-      output.send(2)
-    }
+    #expect(
+      runOnThreadBlocking(timeout: watchdogTimeout) {
+        output.send(1)
+        output.send(2)
+      })
     handle.cancel()
     token.cancel()
     // The drain blocks were queued before this one; once it runs, they have run.

@@ -48,11 +48,11 @@ import Testing
     #expect(EarlyReleaseWarnings.warning(for: CallSite(line: UInt(line))) == nil)
   }
 
-  @Test func aTokenReleasedOnAnotherThreadIsNotReported() {
+  @Test func aTokenReleasedOnAnotherThreadIsNotReported() async {
     let output = Output<Int>()
     let line = #line + 1
     let box = LockedState<EventSubscription?>(output.subscribe { _ in })
-    runOnThread {
+    await runOnThread {
       let subscription = box.take()
       _ = subscription  // the last reference, released on this thread
     }

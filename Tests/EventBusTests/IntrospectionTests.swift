@@ -72,14 +72,14 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func traceIsCalledForEverySendFromEveryThread() {
+  @Test func traceIsCalledForEverySendFromEveryThread() async {
     let output = Output<Int>()
     let traced = Counter()
     output.trace = { _ in traced.increment() }
     let delivered = Counter()
     let token = output.subscribe { _ in delivered.increment() }
     let perThread = stress(5000)
-    guard runConcurrently(threads: 4, { _ in for value in 0..<perThread { output.send(value) } }) else { return }
+    guard await runConcurrently(threads: 4, { _ in for value in 0..<perThread { output.send(value) } }) else { return }
     #expect(traced.current == 4 * perThread)
     #expect(delivered.current == 4 * perThread)
     withExtendedLifetime(token) {}

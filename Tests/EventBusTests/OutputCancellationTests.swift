@@ -18,7 +18,7 @@ import Testing
   }
 
   @Test(arguments: ["token", "responder", "queue"])
-  func noEventSentAfterCancelReturnsReachesTheHandler(kind: String) {
+  func noEventSentAfterCancelReturnsReachesTheHandler(kind: String) async {
     // A sender thread takes a tick of a shared clock before each send and sends the tick; a canceller cancels at a
     // varying moment and takes a tick just after cancel() returned. An event whose tick is later than that was sent
     // after cancel() returned and must never arrive.
@@ -27,7 +27,7 @@ import Testing
     let queue = DispatchQueue(label: "cancel-race", attributes: .concurrent)
     let rounds = (0..<stress(400)).map { _ in CancelRace() }
     let sendsPerRound = 40
-    let finished = runInLockstep(
+    let finished = await runInLockstep(
       threads: 2, rounds: rounds.count,
       prepare: { round in
         let race = rounds[round]

@@ -12,7 +12,7 @@ import Testing
     var sequence: Int
   }
 
-  @Test func concurrentSendsAreDeliveredOneAtATimeAndAllArrive() {
+  @Test func concurrentSendsAreDeliveredOneAtATimeAndAllArrive() async {
     let output = Output<Int>()
     let gauge = ConcurrencyGauge()
     let total = Counter()
@@ -21,20 +21,20 @@ import Testing
       return
     }
     let perThread = stress(10_000)
-    guard runConcurrently(threads: 4, { _ in for value in 0..<perThread { output.send(value) } }) else { return }
+    guard await runConcurrently(threads: 4, { _ in for value in 0..<perThread { output.send(value) } }) else { return }
     #expect(total.current == 4 * perThread)
     #expect(gauge.maximum == 1, "G2: \(gauge.maximum) handlers ran at once")
     token.cancel()
   }
 
-  @Test func concurrentSendsKeepEachSendersOrder() {
+  @Test func concurrentSendsKeepEachSendersOrder() async {
     let output = Output<Tagged>()
     let recorder = Recorder<Tagged>()
     output.subscribe(recorder)
     let senders = 4
     let perSender = stress(5000)
     guard
-      runConcurrently(
+      await runConcurrently(
         threads: senders,
         { sender in
           for sequence in 0..<perSender { output.send(Tagged(sender: sender, sequence: sequence)) }
@@ -48,7 +48,7 @@ import Testing
     }
   }
 
-  @Test func sendsQueuedBehindADeliveryAreDeliveredFirstInFirstOut() {
+  @Test func sendsQueuedBehindADeliveryAreDeliveredFirstInFirstOut() async {
     // The first event's handler blocks its thread; three other threads then send one after another, each after the
     // previous send returned. The delivering thread must deliver them in the order they were queued.
     let output = Output<String>()
@@ -63,7 +63,7 @@ import Testing
       }
     }
     let sent = DispatchSemaphore(value: 0)
-    let finished = runConcurrently(threads: 2) { thread in
+    let finished = await runConcurrently(threads: 2) { thread in
       if thread == 0 {
         output.send("first")
       } else {
@@ -84,7 +84,7 @@ import Testing
     token.cancel()
   }
 
-  @Test func sendReturnsAtOnceWhenAnotherThreadIsDelivering() {
+  @Test func sendReturnsAtOnceWhenAnotherThreadIsDelivering() async {
     // A send that finds a delivery running queues its event and returns; it does not wait for the delivery.
     let output = Output<Int>()
     let inHandler = DispatchSemaphore(value: 0)
@@ -98,7 +98,7 @@ import Testing
       log.append(value)
     }
     let returned = Flag()
-    let finished = runConcurrently(threads: 2) { thread in
+    let finished = await runConcurrently(threads: 2) { thread in
       if thread == 0 {
         output.send(0)
       } else {
@@ -114,7 +114,7 @@ import Testing
     token.cancel()
   }
 
-  @Test func everyPublicAPIMayBeCalledFromAnyThreadAtOnce() {
+  @Test func everyPublicAPIMayBeCalledFromAnyThreadAtOnce() async {
     // Four threads subscribe (every kind), send, read, describe, set the trace hook and cancel, all at once. The
     // subscriber that lives throughout must see every event exactly once, and in the end only it is left.
     // ThreadSanitizer reports any data race.
@@ -129,7 +129,7 @@ import Testing
     let threads = 4
     let iterations = stress(1000)
     guard
-      runConcurrently(
+      await runConcurrently(
         threads: threads,
         { thread in
           var tokens: [EventSubscription] = []

@@ -22,7 +22,7 @@ import Testing
     let token = output.subscribe { event in
       log.append(event)
       if event == 1 {
-        #expect(runOnThread(timeout: 30, change), "a change during a round waited for the round")
+        #expect(runOnThreadBlocking(timeout: 30, change), "a change during a round waited for the round")
       }
     }
     return (token, log)
@@ -74,7 +74,7 @@ import Testing
     probe.cancel()
   }
 
-  @Test func sendsRacingSubscribesCancelsAndTraceChangesLoseNothingAndKeepOrder() {
+  @Test func sendsRacingSubscribesCancelsAndTraceChangesLoseNothingAndKeepOrder() async {
     // Two threads send; one subscribes and cancels short-lived subscribers; one sets and clears the trace, which
     // moves every send between the lock-free path and the locked one. The stable subscriber must see every event
     // exactly once, in each sender's order, one at a time.
@@ -87,7 +87,7 @@ import Testing
     let perSender = stress(20_000)
     let churnCycles = stress(4000)
     let finishedSenders = Counter()
-    let finished = runConcurrently(threads: senders + 2) { thread in
+    let finished = await runConcurrently(threads: senders + 2) { thread in
       switch thread {
       case 0..<senders:
         for sequence in 0..<perSender { output.send(Tagged(sender: thread, sequence: sequence)) }

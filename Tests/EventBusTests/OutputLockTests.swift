@@ -21,16 +21,16 @@ import Testing
     return done.wait(timeout: .now() + timeout) == .success
   }
 
-  @Test func noLockIsHeldWhileAHandlerRuns() {
+  @Test func noLockIsHeldWhileAHandlerRuns() async {
     let output = Output<Int>()
     let free = Log<Bool>()
     let token = output.subscribe { _ in free.append(outputIsFree(output)) }
-    runOnThread(timeout: 60) { output.send(0) }
+    await runOnThread(timeout: 60) { output.send(0) }
     #expect(free.elements == [true], "G8: another thread could not use the output while a handler ran")
     withExtendedLifetime(token) {}
   }
 
-  @Test func handlerMayCallEveryAPIOfTheOutputDeliveringToIt() {
+  @Test func handlerMayCallEveryAPIOfTheOutputDeliveringToIt() async {
     let output = Output<Int>(replay: 1)
     let log = Log<String>()
     let other = Log<Int>()
@@ -55,7 +55,7 @@ import Testing
       added.withLock { $0 }.first?.cancel()
     }
     otherToken.put(output.subscribe { other.append($0) })
-    let finished = runOnThread(timeout: 60) { output.send(0) }
+    let finished = await runOnThread(timeout: 60) { output.send(0) }
     #expect(finished, "G8: a handler calling its own output deadlocked")
     #expect(
       log.elements == [
@@ -70,12 +70,12 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func traceHookMayCallTheOutput() {
+  @Test func traceHookMayCallTheOutput() async {
     let output = Output<Int>()
     let counts = Log<Int>()
     output.trace = { _ in counts.append(output.subscriberCount) }
     let token = output.subscribe { _ in }
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       output.send(0)
       output.trace = { event in if event == 1 { output.send(2) } }
       output.send(1)
@@ -87,7 +87,7 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func twoOutputsWhoseHandlersSendToEachOtherFromTwoThreadsDoNotDeadlock() {
+  @Test func twoOutputsWhoseHandlersSendToEachOtherFromTwoThreadsDoNotDeadlock() async {
     // Thread 0 delivers on `a`, whose handler sends on `b`; thread 1 delivers on `b`, whose handler sends on `a`.
     // With a lock held during delivery this is the classic lock-order deadlock.
     let a = Output<Int>()
@@ -103,7 +103,7 @@ import Testing
       if value > 0 { a.send(value - 1) }
     }
     let rounds = stress(2000)
-    let finished = runConcurrently(threads: 2) { thread in
+    let finished = await runConcurrently(threads: 2) { thread in
       for _ in 0..<rounds {
         if thread == 0 { a.send(3) } else { b.send(3) }
       }
@@ -139,7 +139,7 @@ import Testing
     }
   }
 
-  @Test func responderDeinitRunningOnTheDeliveringThreadMayUseTheOutput() {
+  @Test func responderDeinitRunningOnTheDeliveringThreadMayUseTheOutput() async {
     // The handler drops the last outside reference to its responder; the reference the delivery holds goes at the end
     // of the handler, so the deinit runs on the delivering thread, in the middle of the delivery.
     let output = Output<Int>()
@@ -153,7 +153,7 @@ import Testing
     }
     let observer = Recorder<Int>()
     output.subscribe(observer)
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       Thread.current.name = "delivering"
       output.send(0)
     }
@@ -168,7 +168,7 @@ import Testing
     let probe: LifetimeProbe
   }
 
-  @Test func eventDroppedFromTheReplayWindowIsReleasedWithNoLockHeld() {
+  @Test func eventDroppedFromTheReplayWindowIsReleasedWithNoLockHeld() async {
     // The replay window holds the only copy of an old event; when a new send pushes it out, its payload's deinit
     // runs. If that happened under the output's lock, the deinit's call into the output would trap or deadlock.
     let output = Output<Payload>(replay: 1)
@@ -178,7 +178,7 @@ import Testing
     let makePayload: @Sendable () -> Payload = {
       Payload(probe: LifetimeProbe { if let output = box.value { deinitCounts.append(output.subscriberCount) } })
     }
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       output.send(makePayload())
       output.send(makePayload())
     }
@@ -187,7 +187,7 @@ import Testing
     box.put(nil)
   }
 
-  @Test func cancelledReplayWaitingForItsTurnIsReleasedWithNoLockHeld() {
+  @Test func cancelledReplayWaitingForItsTurnIsReleasedWithNoLockHeld() async {
     // A handler subscribes to its own replaying output (the replay waits for the current delivery to end) and drops
     // the token at once; the waiting replay then holds the last reference to the handler and what it captures.
     let output = Output<Int>(replay: 2)
@@ -199,7 +199,7 @@ import Testing
       let token = output.subscribe { _ in withExtendedLifetime(probe) {} }
       token.cancel()
     }
-    let finished = runOnThread(timeout: 60) { output.send(2) }
+    let finished = await runOnThread(timeout: 60) { output.send(2) }
     #expect(finished, "G8: releasing a cancelled, waiting replay deadlocked")
     #expect(deinitCounts.elements == [1])
     withExtendedLifetime(first) {}

@@ -96,7 +96,7 @@ import Testing
     withExtendedLifetime(dropper) {}
   }
 
-  @Test func subscriberAddedFromAnotherThreadDuringDeliveryMissesThatEventAndGetsTheNext() {
+  @Test func subscriberAddedFromAnotherThreadDuringDeliveryMissesThatEventAndGetsTheNext() async {
     let output = Output<Int>()
     let inHandler = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
@@ -107,7 +107,7 @@ import Testing
       }
     }
     let late = Recorder<Int>()
-    let finished = runConcurrently(threads: 2) { thread in
+    let finished = await runConcurrently(threads: 2) { thread in
       if thread == 0 {
         output.send(0)
       } else {

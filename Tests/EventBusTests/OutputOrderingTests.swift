@@ -74,7 +74,7 @@ import Testing
     }
   }
 
-  @Test func eventsSentConcurrentlyReachEverySubscriberInTheSameOrder() {
+  @Test func eventsSentConcurrentlyReachEverySubscriberInTheSameOrder() async {
     struct Tagged: Sendable, Equatable {
       var sender: Int
       var sequence: Int
@@ -86,7 +86,7 @@ import Testing
     }
     let perSender = stress(5000)
     guard
-      runConcurrently(
+      await runConcurrently(
         threads: 4,
         { sender in
           for sequence in 0..<perSender { output.send(Tagged(sender: sender, sequence: sequence)) }

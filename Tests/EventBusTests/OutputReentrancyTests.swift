@@ -68,7 +68,7 @@ import Testing
     }
   }
 
-  @Test func chainOf100000ReentrantSendsRunsWithConstantStackDepth() {
+  @Test func chainOf100000ReentrantSendsRunsWithConstantStackDepth() async {
     // Each event's handler sends the next one. On a thread with a 256 KiB stack, recursion would overflow long before
     // the end; the depth check reports it earlier, with a message, instead of a crash.
     let output = Output<Int>()
@@ -93,13 +93,13 @@ import Testing
       }
       if value < last { output.send(value + 1) }
     }
-    runOnThread(stackSize: 256 << 10) { output.send(0) }
+    await runOnThread(stackSize: 256 << 10) { output.send(0) }
     #expect(depthGrowth.elements.isEmpty, "G3: reentrant send recursed: \(depthGrowth.elements)")
     #expect(received.current == last + 1)
     token.cancel()
   }
 
-  @Test func handlersOfTwoOutputsSendingToEachOtherTakeTurns() {
+  @Test func handlersOfTwoOutputsSendingToEachOtherTakeTurns() async {
     // Output a's handler sends to b, and b's to a. Each output queues what arrives during its own delivery.
     let a = Output<Int>()
     let b = Output<Int>()
@@ -112,7 +112,7 @@ import Testing
       log.append("b\(value)")
       if value < 6 { a.send(value + 1) }
     }
-    let finished = runOnThread(timeout: 30) { a.send(0) }
+    let finished = await runOnThread(timeout: 30) { a.send(0) }
     #expect(finished)
     #expect(log.elements == ["a0", "b1", "a2", "b3", "a4", "b5", "a6"])
     withExtendedLifetime((tokenA, tokenB)) {}

@@ -59,13 +59,13 @@ import Testing
     static func == (lhs: Note, rhs: Note) -> Bool { lhs.text == rhs.text }
   }
 
-  @Test func releasingThePreviousEventRunsItsDeinitOutsideTheLock() {
+  @Test func releasingThePreviousEventRunsItsDeinitOutsideTheLock() async {
     let stream = SynchronousStream()
     let log = Log<String>()
     let token = stream.removeDuplicates().subscribe { log.append($0.text) }
     // With the previous event released under the lock, the nested send would take the same lock again: the debug
     // build's error-checking lock traps, a release build deadlocks. The watchdog turns a deadlock into a failure.
-    let finished = runOnThread(timeout: 30) {
+    let finished = await runOnThread(timeout: 30) {
       stream.send(Note("first") { stream.send(Note("from deinit")) })
       stream.send(Note("second"))
     }

@@ -103,7 +103,7 @@ import Testing
     let startedAfter = LockedState(0)
   }
 
-  @Test func subscribersRacingSendsFromOtherThreadsGetNoGapAndNoDuplicate() {
+  @Test func subscribersRacingSendsFromOtherThreadsGetNoGapAndNoDuplicate() async {
     // One thread sends 0, 1, 2, … while three threads subscribe at spread-out moments. Each subscription must
     // receive a run of consecutive numbers ending at the last one. Where the run starts is pinned by a counter of
     // deliveries begun, read just before subscribe and just after: at most one event can be between "appended to
@@ -116,7 +116,7 @@ import Testing
     let subscribersPerThread = 40
     let subscriptions = (0..<3 * subscribersPerThread).map { _ in LateSubscription() }
     guard
-      runConcurrently(
+      await runConcurrently(
         threads: 4,
         { thread in
           if thread == 0 {

@@ -108,11 +108,11 @@ import Testing
     #expect(runs.current == 2, "released without cancel")
   }
 
-  @Test func closureSubscriptionRunsItsActionOnceWhenCancelledFromManyThreads() {
+  @Test func closureSubscriptionRunsItsActionOnceWhenCancelledFromManyThreads() async {
     let runs = Counter()
     let rounds = stress(500)
     let subscriptions = (0..<rounds).map { _ in EventSubscription { runs.increment() } }
-    guard runInLockstep(threads: 4, rounds: rounds, { _, round in subscriptions[round].cancel() }) else { return }
+    guard await runInLockstep(threads: 4, rounds: rounds, { _, round in subscriptions[round].cancel() }) else { return }
     #expect(runs.current == rounds)
   }
 

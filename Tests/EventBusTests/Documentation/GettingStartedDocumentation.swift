@@ -269,12 +269,12 @@ extension Documentation {
       #expect(view.confirmation == nil)
     }
 
-    @Test func theLockedCounterCountsEveryEventSentFromManyThreadsTogether() {
+    @Test func theLockedCounterCountsEveryEventSentFromManyThreadsTogether() async {
       let viewModel = ProfileViewModel()
       let analytics = ProfileAnalytics()
       viewModel.output.subscribe(analytics)
       let sends = stress(1_000)
-      let finished = runConcurrently(threads: 4) { _ in
+      let finished = await runConcurrently(threads: 4) { _ in
         for _ in 0..<sends { viewModel.output.send(.failed(message: "offline")) }
       }
       guard finished else { return }

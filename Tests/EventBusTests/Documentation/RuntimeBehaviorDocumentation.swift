@@ -316,7 +316,7 @@ extension Documentation {
       let output = Output<String>()
       let label = TitleLabel()
       label.bind(to: output)
-      runOnThread { output.send("Inbox") }
+      await runOnThread { output.send("Inbox") }
       await Documentation.waitUntil { label.title == "Inbox" }
       #expect(label.title == "Inbox")
     }
@@ -337,7 +337,7 @@ extension Documentation {
       let banner = Banner()
       output.subscribe(banner)  // on the main actor, as its protocol says
       // end-snippet
-      runOnThread { output.send("Saved") }
+      await runOnThread { output.send("Saved") }
       await Documentation.waitUntil { banner.text == "Saved" }
       #expect(banner.text == "Saved")
     }

@@ -361,7 +361,7 @@ import Testing
   /// Each thread subscribes, posts an event meant for itself, waits for it and cancels, so the channel keeps
   /// emptying while other threads subscribe. A subscribe that landed in a channel being released would never see
   /// its event.
-  @Test func aSubscribeRacingTheReleaseOfTheChannelNeverLandsInAReleasedChannel() {
+  @Test func aSubscribeRacingTheReleaseOfTheChannelNeverLandsInAReleasedChannel() async {
     struct Ping: Sendable {
       let thread: Int
       let iteration: Int
@@ -370,7 +370,7 @@ import Testing
     let threads = 4
     let iterations = stressIterations(2_000)
     let received = LockedState([Int](repeating: 0, count: threads))
-    runConcurrently(threads: threads) { thread in
+    await runConcurrently(threads: threads) { thread in
       for iteration in 0..<iterations {
         let arrived = DispatchSemaphore(value: 0)
         let token = bus.subscribe(Ping.self) { ping in
@@ -389,7 +389,7 @@ import Testing
     #expect(LiveObjects.total(for: Ping.self) == 0)
   }
 
-  @Test func concurrentPostsOfSeveralTypesReachEveryPermanentSubscriberOnceAndInOrderPerSender() {
+  @Test func concurrentPostsOfSeveralTypesReachEveryPermanentSubscriberOnceAndInOrderPerSender() async {
     struct Left: Sendable {
       let sender: Int
       let value: Int
@@ -413,7 +413,7 @@ import Testing
       maxInside.withLock { $0 = max($0, now) }
       inside.withLock { $0 -= 1 }
     }
-    runConcurrently(threads: threads) { thread in
+    await runConcurrently(threads: threads) { thread in
       for iteration in 0..<iterations {
         if thread.isMultiple(of: 2) {
           bus.post(Left(sender: thread, value: iteration))
@@ -438,11 +438,11 @@ import Testing
     #expect(LiveObjects.total(for: Churn.self) == 0)
   }
 
-  @Test func threadsSubscribingRespondersThatDieWhilePostingLeaveNoChannelBehind() {
+  @Test func threadsSubscribingRespondersThatDieWhilePostingLeaveNoChannelBehind() async {
     struct Tick: Sendable {}
     let bus = EventHub()
     let iterations = stressIterations(2_000)
-    runConcurrently(threads: 4) { thread in
+    await runConcurrently(threads: 4) { thread in
       for _ in 0..<iterations {
         if thread == 0 {
           bus.post(Tick())
@@ -463,7 +463,7 @@ import Testing
   /// Threads subscribe a responder, post an event meant for it, wait for it and let the responder die, while another
   /// thread prunes over and over. A subscribe that landed in a channel that a prune released would never see its
   /// event.
-  @Test func pruningWhileThreadsSubscribeNeverReleasesAChannelInUse() {
+  @Test func pruningWhileThreadsSubscribeNeverReleasesAChannelInUse() async {
     struct Ping: Sendable {
       let thread: Int
       let iteration: Int
@@ -483,7 +483,7 @@ import Testing
     let finished = Counter()
     let prunes = Counter()
     let received = LockedState([Int](repeating: 0, count: subscribers))
-    runConcurrently(threads: subscribers + 1) { thread in
+    await runConcurrently(threads: subscribers + 1) { thread in
       guard thread < subscribers else {
         while finished.current < subscribers {
           bus.pruneDeadSubscribers()

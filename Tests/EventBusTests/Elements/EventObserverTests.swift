@@ -236,7 +236,7 @@ import Testing
     observer.stopObserving()
   }
 
-  @Test func concurrentStartsAndStopsNeverDeliverAnEventTwiceAndEndConsistent() {
+  @Test func concurrentStartsAndStopsNeverDeliverAnEventTwiceAndEndConsistent() async {
     enum Probe: Sendable { case ping }
     let output = Output<Int>()
     let probe = Output<Probe>()
@@ -244,7 +244,7 @@ import Testing
     let observer = EventObserver(output, responder: screen) { screen, value in screen.log.append(value) }
     let probeObserver = EventObserver(probe, responder: screen) { _, _ in }
     let iterations = stressIterations(2_000)
-    runConcurrently(threads: 4) { thread in
+    await runConcurrently(threads: 4) { thread in
       for iteration in 0..<iterations {
         if thread == 0 {
           output.send(iteration)

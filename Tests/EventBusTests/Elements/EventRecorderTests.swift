@@ -155,7 +155,7 @@ import Testing
     let threads = 4
     let iterations = stressIterations(5_000)
     async let allArrived = recorder.waitForEvents(count: threads * iterations, timeout: 60)
-    runConcurrently(threads: threads) { thread in
+    await runConcurrently(threads: threads) { thread in
       for iteration in 0..<iterations {
         output.send(thread * iterations + iteration)
       }

@@ -62,7 +62,7 @@ import Testing
     #expect(output.subscriberCount == 9)
   }
 
-  @Test func changesDuringAnEventHoldAgainstTheDeliveryOrderWhileOtherThreadsSend() {
+  @Test func changesDuringAnEventHoldAgainstTheDeliveryOrderWhileOtherThreadsSend() async {
     // Two threads send; the trigger is one of thread 0's events. Whatever order the output delivered in (as #0 saw
     // it), X gets exactly the events after the trigger, #7 and #3 exactly those before it (#3 including it), and
     // the rest everything.
@@ -72,7 +72,7 @@ import Testing
       let output = Output<Int>()
       let scene = Scene(output: output, trigger: trigger, responderOwned: false)
       guard
-        runConcurrently(
+        await runConcurrently(
           threads: 2,
           { thread in
             for sequence in 0..<perThread { output.send(thread * perThread + sequence) }

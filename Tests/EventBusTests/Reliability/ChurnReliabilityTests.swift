@@ -36,7 +36,7 @@ import Testing
     let ticks = LockedState((subscribed: 0, cancelling: 0, cancelled: Int.max))
   }
 
-  @Test func cancelledHandlersGetNothingSentLaterAndLiveOnesMissNothing() {
+  @Test func cancelledHandlersGetNothingSentLaterAndLiveOnesMissNothing() async {
     let senders = 8
     let perSender = stress(10_000)
     let churners = 4
@@ -70,7 +70,7 @@ import Testing
         }
       }
       guard
-        runConcurrently(
+        await runConcurrently(
           threads: senders + churners,
           { thread in
             if thread < senders {

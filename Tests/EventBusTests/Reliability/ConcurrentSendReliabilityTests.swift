@@ -77,7 +77,7 @@ import Testing
     var orderHash: UInt64 { state.withLock { $0.orderHash } }
   }
 
-  @Test func everyResponderReceivesEveryEventExactlyOnceInEachSendersOrder() {
+  @Test func everyResponderReceivesEveryEventExactlyOnceInEachSendersOrder() async {
     let senders = 8
     let perSender = stress(10_000)
     let responderCount = 32
@@ -93,7 +93,7 @@ import Testing
         }
       }
       guard
-        runConcurrently(
+        await runConcurrently(
           threads: senders,
           { sender in
             for sequence in 0..<perSender { output.send(Event(sender: sender, sequence: sequence)) }

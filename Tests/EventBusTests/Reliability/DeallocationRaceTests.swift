@@ -68,7 +68,7 @@ import Testing
     }
   }
 
-  @Test func droppingTheLastReferenceWhileAnotherThreadSendsNeverCallsADyingResponder() {
+  @Test func droppingTheLastReferenceWhileAnotherThreadSendsNeverCallsADyingResponder() async {
     // In even rounds the dropping thread releases the responder after a varying pause, racing the deliveries. In odd
     // rounds the handler takes the last outside reference itself, so the deinit runs on the delivering thread, inside
     // the delivery, as the handler returns. Each deinit in turn does nothing, subscribes, cancels or sends.
@@ -86,7 +86,7 @@ import Testing
     do {
       let shared = Shared()
       let observer = shared.output.subscribe { _ in observed.increment() }
-      let finished = runConcurrently(threads: 2) { thread in
+      let finished = await runConcurrently(threads: 2) { thread in
         if thread == 0 {
           for number in 0..<toSend {
             while number > 3 * roundsStarted.current + 8 { sched_yield() }

@@ -35,7 +35,7 @@ import Testing
     #expect(calls.elements == (0...3).flatMap { event in (0..<8).map { Call(subscriber: $0, event: event) } })
   }
 
-  @Test func nestedSendsFromManyThreadsReachEverySubscriberInTheSameOrder() {
+  @Test func nestedSendsFromManyThreadsReachEverySubscriberInTheSameOrder() async {
     // Four threads send roots; while handling a root, subscriber 1 sends its first child and subscriber 2 its
     // second, and subscriber 0 sends a grandchild while handling the first child. Every subscriber sees one and the
     // same order, and each family in the order root, first child, second child, grandchild.
@@ -60,7 +60,7 @@ import Testing
     }
     let perThread = stress(2000)
     guard
-      runConcurrently(
+      await runConcurrently(
         threads: 4,
         { thread in
           for sequence in 0..<perThread { output.send(Event(root: thread * perThread + sequence, generation: 0)) }
@@ -79,7 +79,7 @@ import Testing
     #expect(misordered.isEmpty, "families out of order: \(misordered.prefix(3))")
   }
 
-  @Test func chainOf100000SendsThroughSeveralSubscribersRunsWithConstantStackDepth() {
+  @Test func chainOf100000SendsThroughSeveralSubscribersRunsWithConstantStackDepth() async {
     // The last of four subscribers sends the next event. Run on a 256 KiB stack, where recursion would crash; the
     // depth check stops the chain with a message first.
     let output = Output<Int>()
@@ -103,13 +103,13 @@ import Testing
         if !stop, value < last { output.send(value + 1) }
       }.store(in: &tokens)
     }
-    runOnThread(stackSize: 256 << 10) { output.send(0) }
+    await runOnThread(stackSize: 256 << 10) { output.send(0) }
     let problem = depths.withLock { $0.problem }
     #expect(problem == nil, "G3: reentrant send recursed: \(problem ?? "")")
     #expect(reached.map(\.current) == Array(repeating: last + 1, count: 4))
   }
 
-  @Test func chainOf100000SendsAlternatingBetweenTwoOutputsRunsWithConstantStackDepth() {
+  @Test func chainOf100000SendsAlternatingBetweenTwoOutputsRunsWithConstantStackDepth() async {
     // a's handler sends on b (idle, so delivered at once, one level deeper); b's handler sends on a (busy, so
     // queued). The stack goes two outputs deep and no deeper.
     let a = Output<Int>()
@@ -135,7 +135,7 @@ import Testing
       }
       if !stop, value < last { a.send(value + 1) }
     }
-    runOnThread(stackSize: 256 << 10) { a.send(0) }
+    await runOnThread(stackSize: 256 << 10) { a.send(0) }
     let problem = depths.withLock { $0.problem }
     #expect(problem == nil, "G3: sends across two outputs recursed: \(problem ?? "")")
     #expect(reached.current == last + 1)

@@ -57,13 +57,13 @@ import Testing
   /// A dead responder's handler holds a re-entering object; one `send` on `output` finds the responder gone.
   private func expectDeadResponderReleasedWithNoLockHeld(
     by output: Output<Int>, sourceLocation: SourceLocation = #_sourceLocation
-  ) {
+  ) async {
     let journal = ReentryJournal()
     let received = Log<Int>()
     let token = output.subscribe { received.append($0) }
     Self.subscribeDeadResponder(
       to: output, holding: ReenteringObject("captured", journal: journal, reentry: .output(output, sending: 99)))
-    let finished = runOnThread(timeout: 60, sourceLocation: sourceLocation) { output.send(1) }
+    let finished = await runOnThread(timeout: 60, sourceLocation: sourceLocation) { output.send(1) }
     #expect(finished, "G8: releasing a dead responder's handler deadlocked", sourceLocation: sourceLocation)
     guard finished else { return abandon(token) }
     #expect(journal.all == [.init(name: "captured", subscriberCount: 1)], sourceLocation: sourceLocation)
@@ -74,12 +74,12 @@ import Testing
 
   // MARK: - Send
 
-  @Test func tokenHeldOnlyByADeadRespondersHandlerIsCancelledWithNoLockHeld() {
+  @Test func tokenHeldOnlyByADeadRespondersHandlerIsCancelledWithNoLockHeld() async {
     // The screen is gone and its subscription's handler holds the only reference to a token of the same output: the
     // send that finds the screen gone releases the token, whose deinit cancels its subscription.
     let output = Output<Int>()
     let received = Log<Int>()
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       var helper: EventSubscription? = output.subscribe { received.append($0) }
       do {
         let screen = Screen()
@@ -95,24 +95,24 @@ import Testing
     #expect(output.subscriberCount == 0)
   }
 
-  @Test func deadRespondersCapturesAreReleasedWithNoLockHeldByTheLockFreeSend() {
+  @Test func deadRespondersCapturesAreReleasedWithNoLockHeldByTheLockFreeSend() async {
     // No replay window and no trace: the send claims the delivery with no lock.
-    expectDeadResponderReleasedWithNoLockHeld(by: Output<Int>())
+    await expectDeadResponderReleasedWithNoLockHeld(by: Output<Int>())
   }
 
-  @Test func deadRespondersCapturesAreReleasedWithNoLockHeldByASendWithATrace() {
+  @Test func deadRespondersCapturesAreReleasedWithNoLockHeldByASendWithATrace() async {
     let output = Output<Int>()
     let traced = Log<Int>()
     output.trace = { traced.append($0) }
-    expectDeadResponderReleasedWithNoLockHeld(by: output)
+    await expectDeadResponderReleasedWithNoLockHeld(by: output)
     #expect(traced.elements == [1, 99])
   }
 
-  @Test func deadRespondersCapturesAreReleasedWithNoLockHeldByASendWithAReplayWindow() {
-    expectDeadResponderReleasedWithNoLockHeld(by: Output<Int>(replay: 2))
+  @Test func deadRespondersCapturesAreReleasedWithNoLockHeldByASendWithAReplayWindow() async {
+    await expectDeadResponderReleasedWithNoLockHeld(by: Output<Int>(replay: 2))
   }
 
-  @Test func deadRespondersFoundByConcurrentSendsAreEachReleasedOnceWithNoLockHeld() {
+  @Test func deadRespondersFoundByConcurrentSendsAreEachReleasedOnceWithNoLockHeld() async {
     // Two threads send together, so one delivers while the other queues; before each round, three responders die.
     let output = Output<Int>()
     let journal = ReentryJournal()
@@ -121,7 +121,7 @@ import Testing
     let rounds = stress(300)
     let perRound = 3
     let prepare = Self.deadResponders(perRound, of: output, journal: journal, reentry: .output(output, sending: -1))
-    let finished = runInLockstep(threads: 2, rounds: rounds, prepare: prepare) { _, round in
+    let finished = await runInLockstep(threads: 2, rounds: rounds, prepare: prepare) { _, round in
       output.send(round)
     }
     #expect(finished, "G8: releasing dead responders' handlers during concurrent sends deadlocked")
@@ -132,7 +132,7 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func responderWhoseLastReferenceGoesDuringItsDeliveryIsReleasedWithNoLockHeld() {
+  @Test func responderWhoseLastReferenceGoesDuringItsDeliveryIsReleasedWithNoLockHeld() async {
     // The delivery holds its responder while the handler runs, so the handler's drop of the last other reference
     // leaves the delivery's release as the last: immediately, and in a queue's drain.
     let output = Output<Int>()
@@ -147,7 +147,7 @@ import Testing
     output.subscribe(queued.value!, on: .queue(queue)) { _, event in
       if event == 1 { _ = queued.take() }
     }
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       output.send(1)
       queue.sync {}
     }
@@ -157,14 +157,14 @@ import Testing
     #expect(journal.names.sorted() == ["immediate", "queued"])
   }
 
-  @Test func traceHookReplacedWhileAnotherThreadSendsIsReleasedWithNoLockHeld() {
+  @Test func traceHookReplacedWhileAnotherThreadSendsIsReleasedWithNoLockHeld() async {
     // A send copies the hook it calls, so its copy may be the last one: released when that send ends.
     let output = Output<Int>()
     let journal = ReentryJournal()
     let received = Counter()
     let token = output.subscribe { _ in received.increment() }
     let rounds = stress(300)
-    let finished = runConcurrently(threads: 2) { thread in
+    let finished = await runConcurrently(threads: 2) { thread in
       for round in 0..<rounds {
         if thread == 0 {
           output.send(round)
@@ -184,7 +184,7 @@ import Testing
 
   // MARK: - Events and replay
 
-  @Test func eventsLeavingTheReplayWindowAreReleasedWithNoLockHeld() {
+  @Test func eventsLeavingTheReplayWindowAreReleasedWithNoLockHeld() async {
     // The events are objects; the replay window keeps the last two, so it holds the last reference to older ones.
     let output = Output<Note>(replay: 2)
     let journal = ReentryJournal()
@@ -192,7 +192,7 @@ import Testing
     let received = Counter()
     let token = output.subscribe { _ in received.increment() }
     let perThread = stress(300)
-    let finished = runConcurrently(threads: 2) { thread in
+    let finished = await runConcurrently(threads: 2) { thread in
       for index in 0..<perThread {
         let object = ReenteringObject("\(thread).\(index)", journal: journal, reentry: .output(output, sending: plain))
         output.send(Note("\(thread).\(index)", holding: object))
@@ -207,14 +207,14 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func eventsQueuedBehindAnotherThreadsDeliveryAreReleasedWithNoLockHeld() {
+  @Test func eventsQueuedBehindAnotherThreadsDeliveryAreReleasedWithNoLockHeld() async {
     let output = Output<Parcel>()
     let journal = ReentryJournal()
     let plain = Parcel(number: -1, contents: nil)
     let received = Counter()
     let token = output.subscribe { _ in received.increment() }
     let perThread = stress(300)
-    let finished = runConcurrently(threads: 2) { thread in
+    let finished = await runConcurrently(threads: 2) { thread in
       for index in 0..<perThread {
         let object = ReenteringObject("\(thread).\(index)", journal: journal, reentry: .output(output, sending: plain))
         output.send(Parcel(number: index, contents: object))
@@ -227,7 +227,7 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func replayForASubscriberWhoseResponderDiedBeforeItsTurnIsReleasedWithNoLockHeld() {
+  @Test func replayForASubscriberWhoseResponderDiedBeforeItsTurnIsReleasedWithNoLockHeld() async {
     // Subscribed from a handler, the responder waits for the round to end to receive its replay window, and it has
     // deinitialised by then: the replay finds it gone.
     let output = Output<Int>(replay: 1)
@@ -240,7 +240,7 @@ import Testing
       Self.subscribeDeadResponder(
         to: output, holding: ReenteringObject("late", journal: journal, reentry: .output(output, sending: 99)))
     }
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       output.send(2)
       output.send(3)
       output.pruneDeadSubscribers()
@@ -253,7 +253,7 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func replayOfASubscriberCancelledBeforeItsTurnIsReleasedWithNoLockHeld() {
+  @Test func replayOfASubscriberCancelledBeforeItsTurnIsReleasedWithNoLockHeld() async {
     let output = Output<Int>(replay: 2)
     let journal = ReentryJournal()
     output.send(1)
@@ -265,7 +265,7 @@ import Testing
       }
       late.cancel()
     }
-    let finished = runOnThread(timeout: 60) { output.send(2) }
+    let finished = await runOnThread(timeout: 60) { output.send(2) }
     #expect(finished, "G8: releasing a cancelled subscriber's waiting replay deadlocked")
     guard finished else { return abandon(token) }
     #expect(journal.names == ["cancelled"])
@@ -275,7 +275,7 @@ import Testing
 
   // MARK: - Cancel
 
-  @Test func cancellingASubscriptionWhileAnotherThreadSendsReleasesItsHandlerWithNoLockHeld() {
+  @Test func cancellingASubscriptionWhileAnotherThreadSendsReleasesItsHandlerWithNoLockHeld() async {
     // Before each round a token-owned and a responder-owned subscription are made; one thread cancels both while the
     // other sends.
     let output = Output<Int>()
@@ -298,7 +298,7 @@ import Testing
           withExtendedLifetime(object) {}
         })
     }
-    let finished = runInLockstep(threads: 2, rounds: rounds, prepare: prepare) { thread, round in
+    let finished = await runInLockstep(threads: 2, rounds: rounds, prepare: prepare) { thread, round in
       if thread == 0 {
         output.send(round)
       } else {
@@ -314,7 +314,7 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func cancelCalledFromADeinitReleasesTheCancelledHandlerWithNoLockHeld() {
+  @Test func cancelCalledFromADeinitReleasesTheCancelledHandlerWithNoLockHeld() async {
     // A chain: "a" cancels the token whose handler holds "b", which cancels the token whose handler holds "c". A
     // handler drops "a" in the middle of a delivery.
     let output = Output<Int>()
@@ -331,7 +331,7 @@ import Testing
     let trigger = output.subscribe { event in
       if event == 1 { _ = first.take() }
     }
-    let finished = runOnThread(timeout: 60) { output.send(1) }
+    let finished = await runOnThread(timeout: 60) { output.send(1) }
     #expect(finished, "G8: a cancel() from a deinit deadlocked")
     guard finished else { return abandon(last, middle, first, trigger) }
     #expect(journal.names.sorted() == ["a", "b", "c"])
@@ -339,7 +339,7 @@ import Testing
     withExtendedLifetime(trigger) {}
   }
 
-  @Test func tokenReleasedInsideItsOwnHandlerReleasesTheHandlerWithNoLockHeld() {
+  @Test func tokenReleasedInsideItsOwnHandlerReleasesTheHandlerWithNoLockHeld() async {
     let output = Output<Int>()
     let journal = ReentryJournal()
     let received = Log<Int>()
@@ -351,7 +351,7 @@ import Testing
         withExtendedLifetime(object) {}
         _ = slot.take()
       })
-    let finished = runOnThread(timeout: 60) { output.send(1) }
+    let finished = await runOnThread(timeout: 60) { output.send(1) }
     #expect(finished, "G8: releasing a token inside its handler deadlocked")
     guard finished else { return abandon(watcher, slot) }
     #expect(journal.all == [.init(name: "self-released", subscriberCount: 1)])
@@ -361,21 +361,21 @@ import Testing
 
   // MARK: - Pruning
 
-  @Test func pruneDeadSubscribersReleasesTheirHandlersWithNoLockHeld() {
+  @Test func pruneDeadSubscribersReleasesTheirHandlersWithNoLockHeld() async {
     let output = Output<Int>()
     let journal = ReentryJournal()
     for name in ["x", "y", "z"] {
       Self.subscribeDeadResponder(
         to: output, holding: ReenteringObject(name, journal: journal, reentry: .output(output, sending: 99)))
     }
-    let finished = runOnThread(timeout: 60) { output.pruneDeadSubscribers() }
+    let finished = await runOnThread(timeout: 60) { output.pruneDeadSubscribers() }
     #expect(finished, "G8: pruning dead subscribers deadlocked")
     guard finished else { return }
     #expect(journal.names.sorted() == ["x", "y", "z"])
     #expect(output.occupiedCount == 0)
   }
 
-  @Test func subscribingPrunesDeadHandlersWithNoLockHeld() {
+  @Test func subscribingPrunesDeadHandlersWithNoLockHeld() async {
     // The subscribe that brings the list to the prune threshold prunes the dead responders that precede it.
     let output = Output<Int>()
     let journal = ReentryJournal()
@@ -386,20 +386,20 @@ import Testing
     }
     #expect(journal.count == 0)
     let tokens = Slot<EventSubscription>()
-    let finished = runOnThread(timeout: 60) { tokens.put(output.subscribe { _ in }) }
+    let finished = await runOnThread(timeout: 60) { tokens.put(output.subscribe { _ in }) }
     #expect(finished, "G8: the prune made by a subscribe deadlocked")
     guard finished else { return abandon(tokens) }
     #expect(journal.count == dead)
     #expect(output.occupiedCount == 1)
   }
 
-  @Test func pruningWhileAnotherThreadSendsReleasesEachDeadHandlerOnce() {
+  @Test func pruningWhileAnotherThreadSendsReleasesEachDeadHandlerOnce() async {
     let output = Output<Int>()
     let journal = ReentryJournal()
     let rounds = stress(300)
     let perRound = 3
     let prepare = Self.deadResponders(perRound, of: output, journal: journal, reentry: .output(output, sending: -1))
-    let finished = runInLockstep(threads: 2, rounds: rounds, prepare: prepare) { thread, round in
+    let finished = await runInLockstep(threads: 2, rounds: rounds, prepare: prepare) { thread, round in
       if thread == 0 { output.send(round) } else { output.pruneDeadSubscribers() }
     }
     #expect(finished, "G8: pruning while sending deadlocked")
@@ -414,7 +414,7 @@ import Testing
     let number: Int
   }
 
-  @Test func hubPostReachingADeadResponderReleasesItsHandlerWithNoLockHeld() {
+  @Test func hubPostReachingADeadResponderReleasesItsHandlerWithNoLockHeld() async {
     let hub = EventHub()
     let journal = ReentryJournal()
     let received = Log<Int>()
@@ -422,7 +422,7 @@ import Testing
     Self.subscribeDeadResponder(
       to: hub.events(of: Ping.self),
       holding: ReenteringObject("hub", journal: journal, reentry: .hub(hub, posting: Ping(number: 99))))
-    let finished = runOnThread(timeout: 60) { hub.post(Ping(number: 1)) }
+    let finished = await runOnThread(timeout: 60) { hub.post(Ping(number: 1)) }
     #expect(finished, "G8: a post that found a dead responder deadlocked")
     guard finished else { return abandon(token) }
     #expect(journal.all == [.init(name: "hub", subscriberCount: 1)])
@@ -430,7 +430,7 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func hubPostsFromTwoThreadsReleaseEachDeadHandlerOnce() {
+  @Test func hubPostsFromTwoThreadsReleaseEachDeadHandlerOnce() async {
     let hub = EventHub()
     let journal = ReentryJournal()
     let received = Counter()
@@ -439,7 +439,7 @@ import Testing
     let perRound = 3
     let prepare = Self.deadResponders(
       perRound, of: hub.events(of: Ping.self), journal: journal, reentry: .hub(hub, posting: Ping(number: -1)))
-    let finished = runInLockstep(threads: 2, rounds: rounds, prepare: prepare) { _, round in
+    let finished = await runInLockstep(threads: 2, rounds: rounds, prepare: prepare) { _, round in
       hub.post(Ping(number: round))
     }
     #expect(finished, "G8: posts that found dead responders deadlocked")
@@ -449,28 +449,28 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func hubChannelReleasedWithItsLastSubscriptionReleasesTheHandlerWithNoLockHeld() {
+  @Test func hubChannelReleasedWithItsLastSubscriptionReleasesTheHandlerWithNoLockHeld() async {
     let hub = EventHub()
     let journal = ReentryJournal()
     let token = hub.subscribe(Ping.self) {
       [object = ReenteringObject("channel", journal: journal, reentry: .hub(hub, posting: Ping(number: 99)))] _ in
       withExtendedLifetime(object) {}
     }
-    let finished = runOnThread(timeout: 60) { token.cancel() }
+    let finished = await runOnThread(timeout: 60) { token.cancel() }
     #expect(finished, "G8: releasing a channel with its last subscription deadlocked")
     guard finished else { return abandon(token) }
     #expect(journal.all == [.init(name: "channel", subscriberCount: 0)])
     #expect(hub.channelCount == 0)
   }
 
-  @Test func hubChannelPrunedOfItsDeadRespondersReleasesTheirHandlersWithNoLockHeld() {
+  @Test func hubChannelPrunedOfItsDeadRespondersReleasesTheirHandlersWithNoLockHeld() async {
     let hub = EventHub()
     let journal = ReentryJournal()
     Self.subscribeDeadResponder(
       to: hub.events(of: Ping.self),
       holding: ReenteringObject("pruned", journal: journal, reentry: .hub(hub, posting: Ping(number: 99))))
     let channels = LockedState(-1)
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       hub.pruneDeadSubscribers()
       let count = hub.channelCount
       channels.withLock { $0 = count }
@@ -483,7 +483,7 @@ import Testing
 
   // MARK: - Operators
 
-  @Test func operatorClosuresOfADeadResponderAreReleasedWithNoLockHeld() {
+  @Test func operatorClosuresOfADeadResponderAreReleasedWithNoLockHeld() async {
     let output = Output<Int>()
     let journal = ReentryJournal()
     let reentry = Reentry.output(output, sending: 99)
@@ -495,7 +495,7 @@ import Testing
     output.filter { [object = ReenteringObject("filter", journal: journal, reentry: reentry)] _ in
       withExtendedLifetime(object) { true }
     }.subscribe(Screen()) { _, _ in }
-    let finished = runOnThread(timeout: 60) { output.send(1) }
+    let finished = await runOnThread(timeout: 60) { output.send(1) }
     #expect(finished, "G8: releasing an operator's closure deadlocked")
     guard finished else { return abandon(token) }
     #expect(journal.names.sorted() == ["filter", "map"])
@@ -503,7 +503,7 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func removeDuplicatesReleasesTheEventItKeptForADeadResponderWithNoLockHeld() {
+  @Test func removeDuplicatesReleasesTheEventItKeptForADeadResponderWithNoLockHeld() async {
     let output = Output<Note>()
     let journal = ReentryJournal()
     let plain = Note("plain")
@@ -518,20 +518,20 @@ import Testing
     }
     #expect(delivered.current == 1)
     #expect(journal.count == 0, "the operator did not keep the previous event")
-    let finished = runOnThread(timeout: 60) { output.send(plain) }
+    let finished = await runOnThread(timeout: 60) { output.send(plain) }
     #expect(finished, "G8: releasing the event removeDuplicates kept deadlocked")
     guard finished else { return }
     #expect(journal.all == [.init(name: "previous", subscriberCount: 0)])
   }
 
-  @Test func removeDuplicatesReleasesTheEventItKeptWithNoLockHeldOnCancel() {
+  @Test func removeDuplicatesReleasesTheEventItKeptWithNoLockHeldOnCancel() async {
     let output = Output<Note>()
     let journal = ReentryJournal()
     let token = output.removeDuplicates().subscribe { _ in }
     let reentry = Reentry.output(output, sending: Note("plain"))
     output.send(Note("kept", holding: ReenteringObject("previous", journal: journal, reentry: reentry)))
     #expect(journal.count == 0, "the operator did not keep the previous event")
-    let finished = runOnThread(timeout: 60) { token.cancel() }
+    let finished = await runOnThread(timeout: 60) { token.cancel() }
     #expect(finished, "G8: releasing the event removeDuplicates kept deadlocked")
     guard finished else { return abandon(token) }
     #expect(journal.all == [.init(name: "previous", subscriberCount: 0)])
@@ -598,7 +598,7 @@ import Testing
 
   // MARK: - Delivery on a queue or the main actor
 
-  @Test func queueDeliveryDropsWaitingEventsWithNoLockHeldOnCancel() {
+  @Test func queueDeliveryDropsWaitingEventsWithNoLockHeldOnCancel() async {
     let output = Output<Note>()
     let journal = ReentryJournal()
     let reentry = Reentry.output(output, sending: Note("plain"))
@@ -609,7 +609,7 @@ import Testing
       [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _ in
       withExtendedLifetime(object) {}
     }
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       for index in 0..<3 {
         output.send(Note("\(index)", holding: ReenteringObject("event \(index)", journal: journal, reentry: reentry)))
       }
@@ -622,14 +622,14 @@ import Testing
     #expect(journal.names.sorted() == ["event 0", "event 1", "event 2", "handler"])
   }
 
-  @Test func queueDeliveryFindingItsResponderDeadReleasesEverythingWithNoLockHeld() {
+  @Test func queueDeliveryFindingItsResponderDeadReleasesEverythingWithNoLockHeld() async {
     let output = Output<Note>()
     let journal = ReentryJournal()
     let reentry = Reentry.output(output, sending: Note("plain"))
     let queue = DispatchQueue(label: "held")
     let release = DispatchSemaphore(value: 0)
     queue.async { _ = release.wait(timeout: .now() + 60) }
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       let screen = Screen()
       output.subscribe(screen, on: .queue(queue)) {
         [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _, _ in
@@ -649,14 +649,14 @@ import Testing
     #expect(output.occupiedCount == 0)
   }
 
-  @Test func mainDeliveryFindingItsResponderDeadReleasesEverythingWithNoLockHeld() {
+  @Test func mainDeliveryFindingItsResponderDeadReleasesEverythingWithNoLockHeld() async {
     // The main queue is held until the screen is gone, so its drain finds the screen dead.
     let output = Output<Note>()
     let journal = ReentryJournal()
     let reentry = Reentry.output(output, sending: Note("plain"))
     let release = DispatchSemaphore(value: 0)
     DispatchQueue.main.async { _ = release.wait(timeout: .now() + 60) }
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       let screen = Screen()
       output.subscribe(screen, on: .main) {
         [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _, _ in
@@ -676,7 +676,7 @@ import Testing
     #expect(output.occupiedCount == 0)
   }
 
-  @Test func mainDeliveryDropsWaitingEventsWithNoLockHeldOnCancel() {
+  @Test func mainDeliveryDropsWaitingEventsWithNoLockHeldOnCancel() async {
     let output = Output<Note>()
     let journal = ReentryJournal()
     let reentry = Reentry.output(output, sending: Note("plain"))
@@ -686,7 +686,7 @@ import Testing
       [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _ in
       withExtendedLifetime(object) {}
     }
-    let finished = runOnThread(timeout: 60) {
+    let finished = await runOnThread(timeout: 60) {
       for index in 0..<3 {
         output.send(Note("\(index)", holding: ReenteringObject("event \(index)", journal: journal, reentry: reentry)))
       }
