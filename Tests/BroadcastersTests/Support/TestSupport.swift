@@ -95,7 +95,7 @@ func runConcurrently(
 /// Runs `body` on a thread of its own and waits for it, failing the test instead of hanging if it deadlocks.
 @discardableResult
 func withWatchdog(
-  timeout: TimeInterval = 30,
+  timeout: TimeInterval = 120,
   sourceLocation: SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable () -> Void
 ) async -> Bool {
@@ -103,7 +103,7 @@ func withWatchdog(
 }
 
 /// Polls `condition` until it holds or `timeout` passes, without blocking a thread; returns whether it held.
-func eventually(timeout: TimeInterval = 30, _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: TimeInterval = 120, _ condition: () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while !condition() {
     if Date() > deadline { return false }

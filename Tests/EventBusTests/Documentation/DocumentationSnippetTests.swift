@@ -359,7 +359,7 @@ extension Documentation {
   /// Waits on the main actor, letting the main queue run, until `condition` holds or `timeout` has passed, so that a
   /// delivery that never comes fails the test's expectation instead of hanging it.
   @MainActor static func waitUntil(
-    timeoutSeconds: Double = 30,
+    timeoutSeconds: Double = 120,
     _ condition: @MainActor () -> Bool
   ) async {
     let deadline = DispatchTime.now() + timeoutSeconds

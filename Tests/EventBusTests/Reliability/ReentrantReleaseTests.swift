@@ -614,8 +614,10 @@ import Testing
         output.send(Note("\(index)", holding: ReenteringObject("event \(index)", journal: journal, reentry: reentry)))
       }
       token.cancel()
+      // Released here, not by the test after its await: a test resumes on a cooperative thread, and those may all be
+      // waiting for the queue (the main one) that this test holds.
+      release.signal()
     }
-    release.signal()
     #expect(finished, "G8: dropping the events waiting for a queue deadlocked")
     guard finished else { return abandon(token) }
     #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
@@ -630,6 +632,7 @@ import Testing
     let release = DispatchSemaphore(value: 0)
     queue.async { _ = release.wait(timeout: .now() + 60) }
     let finished = await runOnThread(timeout: 60) {
+      defer { release.signal() }  // once the screen is gone, so the drain finds it dead; here, as above
       let screen = Screen()
       output.subscribe(screen, on: .queue(queue)) {
         [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _, _ in
@@ -641,7 +644,6 @@ import Testing
         }
       }
     }
-    release.signal()  // the screen is gone: the drain finds it dead
     #expect(finished, "G8: the queued sends deadlocked")
     guard finished else { return }
     #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
@@ -657,6 +659,7 @@ import Testing
     let release = DispatchSemaphore(value: 0)
     DispatchQueue.main.async { _ = release.wait(timeout: .now() + 60) }
     let finished = await runOnThread(timeout: 60) {
+      defer { release.signal() }  // once the screen is gone, so the drain finds it dead; here, as above
       let screen = Screen()
       output.subscribe(screen, on: .main) {
         [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _, _ in
@@ -668,7 +671,6 @@ import Testing
         }
       }
     }
-    release.signal()
     #expect(finished, "G8: the sends to the main queue deadlocked")
     guard finished else { return }
     #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
@@ -691,8 +693,10 @@ import Testing
         output.send(Note("\(index)", holding: ReenteringObject("event \(index)", journal: journal, reentry: reentry)))
       }
       token.cancel()
+      // Released here, not by the test after its await: a test resumes on a cooperative thread, and those may all be
+      // waiting for the queue (the main one) that this test holds.
+      release.signal()
     }
-    release.signal()
     #expect(finished, "G8: dropping the events waiting for the main queue deadlocked")
     guard finished else { return abandon(token) }
     #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")

@@ -8,7 +8,7 @@ func stressIterations(_ base: Int) -> Int {
 
 /// Polls `condition` on the main actor, letting the main queue run in between, until it holds or `timeout` passes.
 @MainActor
-func eventually(timeout: Double = 30, _ condition: @MainActor () -> Bool) async -> Bool {
+func eventually(timeout: Double = 120, _ condition: @MainActor () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while !condition() {
     guard Date() < deadline else { return false }

@@ -8,7 +8,7 @@ import Testing
 ///
 /// - Returns: Whether the condition held in time.
 @discardableResult
-func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
+func waitUntil(timeout: TimeInterval = 120, _ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while !condition() {
     if Date() >= deadline { return false }
@@ -24,7 +24,7 @@ func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
 @discardableResult
 func suspendUntil(
   isolation: isolated (any Actor)? = #isolation,
-  timeout: TimeInterval = 30,
+  timeout: TimeInterval = 120,
   _ condition: () async -> Bool
 ) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
@@ -41,7 +41,7 @@ func suspendUntil(
 /// that calls this its own event type, so parallel tests don't disturb the count.
 func expectNoLiveObjects(
   for eventType: Any.Type,
-  timeout: TimeInterval = 30,
+  timeout: TimeInterval = 120,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
   let freed = waitUntil(timeout: timeout) { LiveObjects.total(for: eventType) == 0 }
