@@ -23,6 +23,9 @@ final class DeliveryLane<Event: Sendable> {
 
   private struct State {
     var items = RingBuffer<Item>()
+    /// The buffer the last block emptied, kept with its capacity for the next block: with `items`, the two take
+    /// turns, so a steady rhythm of sends allocates nothing.
+    var spare = RingBuffer<Item>()
     /// A block is on the queue, or running: later items wait for it.
     var isScheduled = false
   }
@@ -40,10 +43,20 @@ final class DeliveryLane<Event: Sendable> {
   @exclusivity(unchecked) private var offsets = ContiguousArray<Int32>()
   @exclusivity(unchecked) private var offsetsVersion = UInt.max
 
+  /// The block the lane puts on its queue, made once: a closure made per block would be an allocation per block.
+  ///
+  /// It does not keep the lane; `enqueue` retains the lane for it instead, once per block, and the block releases it
+  /// when it is done, which keeps a lane with events waiting alive, as a capturing closure would.
+  private var drainBlock: @Sendable @convention(block) () -> Void = {}
+
   init(queue: DispatchQueue, runsInlineOnMainQueue: Bool) {
     self.queue = queue
     self.runsInlineOnMainQueue = runsInlineOnMainQueue
     LiveObjects.created("DeliveryLane", for: Event.self)
+    drainBlock = { [unowned(unsafe) self] in
+      self.drain()
+      Unmanaged.passUnretained(self).release()
+    }
   }
 
   deinit {
@@ -60,15 +73,23 @@ final class DeliveryLane<Event: Sendable> {
   /// at once. Returns `false` when the entry's target is gone for good. On the thread that holds the delivery.
   func receive(_ event: Event, for entry: Output<Event>.EventEntry, in round: RoundEntries) -> Bool {
     if self.round != round.stamp {
-      self.round = round.stamp
-      if offsetsVersion != round.version {
-        offsetsVersion = round.version
-        offsets = Self.offsets(of: self, in: round.list.pointee)
-      }
-      deliversInline = !enqueue(
-        Item(event: event, entries: round.list.pointee, offsets: offsets), inlineIfIdle: true)
+      begin(round, with: event)
     }
     return deliversInline ? entry.deliver(event) : true
+  }
+
+  /// Queues the event of a round new to the lane for all of its entries, or decides to deliver it inline.
+  ///
+  /// Never inlined: it names the generic `Item`, whose metadata this unspecialised code would otherwise look up at
+  /// run time (hundreds of instructions) in every call of `receive`, once per entry and event.
+  @inline(never)
+  private func begin(_ round: RoundEntries, with event: Event) {
+    self.round = round.stamp
+    if offsetsVersion != round.version {
+      offsetsVersion = round.version
+      offsets = Self.offsets(of: self, in: round.list.pointee)
+    }
+    deliversInline = !enqueue(Item(event: event, entries: round.list.pointee, offsets: offsets), inlineIfIdle: true)
   }
 
   /// Where `lane`'s entries are in `list`.
@@ -100,36 +121,47 @@ final class DeliveryLane<Event: Sendable> {
     }
     guard let schedule else { return false }
     if schedule {
-      queue.async { self.drain() }
+      _ = Unmanaged.passUnretained(self).retain()  // released by the block (`drainBlock`)
+      queue.async(execute: drainBlock)
     }
     return true
   }
 
-  /// The block: delivers what waits, in order, until nothing does. Swaps the waiting items for an empty buffer each
-  /// time, so the two buffers take turns and a steady rhythm of sends allocates nothing.
+  /// The block: delivers what waits, in order, until nothing does. Swaps the waiting items for the empty spare
+  /// buffer each time, so the two buffers take turns and a steady rhythm of sends allocates nothing.
   private func drain() {
-    var batch = RingBuffer<Item>()
+    var batch = state.withLock { state in replacing(&state.spare, with: RingBuffer()) }
     while true {
       let hasItems = state.withLock { state in
         swap(&state.items, &batch)
-        if batch.isEmpty { state.isScheduled = false }
-        return !batch.isEmpty
+        guard !batch.isEmpty else {
+          state.isScheduled = false
+          swap(&state.spare, &batch)
+          return false
+        }
+        return true
       }
       guard hasItems else { return }
       while let item = batch.popFirst() {
-        // The item keeps its entries for the whole loop, so each is borrowed, not retained and released.
-        item.entries.withUnsafeBufferPointer { entries in
-          guard let base = UnsafeRawPointer(entries.baseAddress) else { return }
-          for offset in item.offsets {
-            guard
-              let object = base.load(
-                fromByteOffset: Int(offset) &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
-            else { continue }
-            Unmanaged<Output<Event>.EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef {
-              $0.receive(item.event, from: self)
-            }
-          }
+        withUnsafePointer(to: item.event) { event in
+          Self.deliver(UnsafeRawPointer(event), to: item.offsets, of: item.entries)
         }
+      }
+    }
+  }
+
+  /// Hands the event at `event` to the entries at `offsets` of `entries`, in order. Not generic, so that the loop
+  /// needs no generic metadata at run time: the lane's code runs unspecialised.
+  private static func deliver(_ event: UnsafeRawPointer, to offsets: ContiguousArray<Int32>, of entries: EntryList) {
+    // The item keeps its entries for the whole loop, so each is borrowed, not retained and released.
+    entries.withUnsafeBufferPointer { entries in
+      guard let base = UnsafeRawPointer(entries.baseAddress) else { return }
+      for offset in offsets {
+        guard
+          let object = base.load(
+            fromByteOffset: Int(offset) &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
+        else { continue }
+        Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.receiveQueued(event) }
       }
     }
   }

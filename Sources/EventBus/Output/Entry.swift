@@ -33,6 +33,14 @@ class Entry: SubscriptionTarget {
 
   /// Refuses the events its lane still holds for it, and any later. Entries delivered immediately have no lane.
   func close() {}
+
+  /// Delivers the event at `event`, taken from the entry's lane, unless the entry was cancelled meanwhile. Only
+  /// entries delivered through a lane override it; `event` points to a value of their output's event type.
+  ///
+  /// Declared here, with the event's type forgotten, so that the lane's drain loop calls it through this class, which
+  /// is not generic: naming the generic entry class there would cost a run-time metadata lookup per delivery, in code
+  /// that runs unspecialised.
+  func receiveQueued(_ event: UnsafeRawPointer) {}
 }
 
 /// The owner of a subscriber list: an output, which a handle asks to remove its entry.

@@ -50,9 +50,6 @@ extension Output {
     @usableFromInline
     func receive(_ event: Event, in round: RoundEntries) -> Bool { deliver(event) }
 
-    /// Delivers `event`, taken from its lane's queue, unless the entry was cancelled meanwhile.
-    func receive(_ event: Event, from lane: DeliveryLane<Event>) {}
-
     /// Whether the entry is delivered through `lane`.
     func isIn(_ lane: DeliveryLane<Event>) -> Bool { false }
 

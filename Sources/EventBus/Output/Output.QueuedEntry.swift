@@ -19,10 +19,10 @@ extension Output {
       lane.receive(event, for: self, in: round)
     }
 
-    override func receive(_ event: Event, from lane: DeliveryLane<Event>) {
+    override func receiveQueued(_ event: UnsafeRawPointer) {
       // A handler stays until its token cancels it.
       guard !cancelled.isSet else { return }
-      _ = deliver(event)
+      handler(event.assumingMemoryBound(to: Event.self).pointee)
     }
 
     override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
@@ -60,9 +60,9 @@ extension Output {
 
     override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
 
-    override func receive(_ event: Event, from lane: DeliveryLane<Event>) {
+    override func receiveQueued(_ event: UnsafeRawPointer) {
       guard !cancelled.isSet else { return }
-      if !deliver(event) {
+      if !deliverNow(event.assumingMemoryBound(to: Event.self).pointee) {
         // The responder deinitialised: nothing can ever be delivered again.
         cancel()
       }
