@@ -47,11 +47,16 @@ runs_per_iteration=$((timed + 1))
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# count METRIC CONTENDER N ITERATIONS: instructions executed, or blocks allocated, by one run of Bench.
+# Events per iteration: one in fanout, a burst in main-actor (SendingPattern.bursts), read from the source too.
+burst="$(sed -n 's/.*static let bursts = SendingPattern.bursts(events: \([0-9]*\)).*/\1/p' \
+  Sources/BenchHarness/SendingPattern.swift)"
+[ -n "$burst" ] || { echo "error: cannot read the events of SendingPattern.bursts" >&2; exit 2; }
+
+# count SCENARIO METRIC CONTENDER N ITERATIONS: instructions executed, or blocks allocated, by one run of Bench.
 count() {
-  local metric="$1" contender="$2" n="$3" iterations="$4"
-  local log="$work/$metric-$contender-$n-$iterations.log"
-  local args=(--scenario fanout --contender "$contender" --n "$n" --iterations "$iterations")
+  local scenario="$1" metric="$2" contender="$3" n="$4" iterations="$5"
+  local log="$work/$scenario-$metric-$contender-$n-$iterations.log"
+  local args=(--scenario "$scenario" --contender "$contender" --n "$n" --iterations "$iterations")
   if [ "$metric" = instructions ]; then
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bench" "${args[@]}" >/dev/null 2>"$log"
     sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$log"
@@ -64,11 +69,16 @@ count() {
 passed=0
 failed=0
 measured=0
-while IFS=$'\t' read -r contender n metric first second budget; do
-  case "$contender" in "" | "#"* | contender) continue ;; esac
+while IFS=$'\t' read -r scenario contender n metric first second budget; do
+  case "$scenario" in "" | "#"* | scenario) continue ;; esac
+  case "$scenario" in
+    fanout) events_per_iteration=1 ;;
+    main-actor) events_per_iteration="$burst" ;;
+    *) echo "error: $budgets: no scenario $scenario" >&2; exit 2 ;;
+  esac
   # The two runs of a row on two cores: counts do not depend on what else runs.
-  count "$metric" "$contender" "$n" "$first" >"$work/first" &
-  count "$metric" "$contender" "$n" "$second" >"$work/second" &
+  count "$scenario" "$metric" "$contender" "$n" "$first" >"$work/first" &
+  count "$scenario" "$metric" "$contender" "$n" "$second" >"$work/second" &
   wait
   first_count="$(cat "$work/first")"
   second_count="$(cat "$work/second")"
@@ -77,7 +87,7 @@ while IFS=$'\t' read -r contender n metric first second budget; do
     cat "$work"/*.log >&2
     exit 2
   fi
-  extra_sends=$(((second - first) * runs_per_iteration))
+  extra_sends=$(((second - first) * runs_per_iteration * events_per_iteration))
   if [ "$metric" = instructions ]; then
     unit="instructions per delivery"
     figure="$(awk -v d="$((second_count - first_count))" -v w="$((extra_sends * n))" 'BEGIN { printf "%.2f", d / w }')"
@@ -85,7 +95,8 @@ while IFS=$'\t' read -r contender n metric first second budget; do
     unit="allocations per send"
     figure="$(awk -v d="$((second_count - first_count))" -v w="$extra_sends" 'BEGIN { printf "%.4f", d / w }')"
   fi
-  line="$(printf '%-13s N = %-4s %-26s %10s   budget %s' "$contender" "$n" "$unit" "$figure" "$budget")"
+  line="$(printf '%-10s %-13s N = %-4s %-26s %10s   budget %s' "$scenario" "$contender" "$n" "$unit" "$figure" \
+    "$budget")"
   line="$line   ($first_count at --iterations $first, $second_count at $second)"
   measured=$((measured + 1))
   if $measure_only; then
