@@ -42,6 +42,9 @@ final class DeliveryLane<Event: Sendable> {
   /// entry alive once it is removed. Read and written only by the thread that holds the output's delivery.
   @exclusivity(unchecked) private var offsets = ContiguousArray<Int32>()
   @exclusivity(unchecked) private var offsetsVersion = UInt.max
+  /// Whether ``offsets`` hold every entry of the list delivered through a lane: then, once the lane has queued a
+  /// round's event, the delivery loop can skip the rest of them (``RoundEntries/queuedStamp``).
+  @exclusivity(unchecked) private var holdsEveryQueuedEntry = false
 
   /// The block the lane puts on its queue, made once: a closure made per block would be an allocation per block.
   ///
@@ -87,20 +90,30 @@ final class DeliveryLane<Event: Sendable> {
     self.round = round.stamp
     if offsetsVersion != round.version {
       offsetsVersion = round.version
-      offsets = Self.offsets(of: self, in: round.list.pointee)
+      (offsets, holdsEveryQueuedEntry) = Self.offsets(of: self, in: round.list.pointee)
     }
     deliversInline = !enqueue(Item(event: event, entries: round.list.pointee, offsets: offsets), inlineIfIdle: true)
+    if !deliversInline && holdsEveryQueuedEntry {
+      round.queuedStamp = round.stamp
+    }
   }
 
-  /// Where `lane`'s entries are in `list`.
-  private static func offsets(of lane: DeliveryLane, in list: EntryList) -> ContiguousArray<Int32> {
+  /// Where `lane`'s entries are in `list`, and whether they are all of its entries delivered through a lane.
+  private static func offsets(
+    of lane: DeliveryLane, in list: EntryList
+  ) -> (offsets: ContiguousArray<Int32>, holdEveryQueuedEntry: Bool) {
     var offsets = ContiguousArray<Int32>()
+    var others = 0
     for (offset, entry) in list.enumerated() {
-      if let entry, unsafeDowncast(entry, to: Output<Event>.EventEntry.self).isIn(lane) {
+      guard let entry else { continue }
+      let eventEntry = unsafeDowncast(entry, to: Output<Event>.EventEntry.self)
+      if eventEntry.isIn(lane) {
         offsets.append(Int32(truncatingIfNeeded: offset))
+      } else if eventEntry.route == .queued {
+        others += 1
       }
     }
-    return offsets
+    return (offsets, others == 0)
   }
 
   /// Hands one entry an event of its replay window, on its own. Returns `false` when the entry's target is gone.

@@ -34,6 +34,8 @@ extension Output {
           if !isStamped {
             round.stamp &+= 1
             isStamped = true
+          } else if round.queuedStamp == round.stamp {
+            return  // one lane queued the event for every queued entry
           }
           if !entry.receive(event, in: round) {
             entry.isDead = true

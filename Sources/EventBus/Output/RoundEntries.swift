@@ -16,6 +16,10 @@ final class RoundEntries {
   /// Numbers the rounds that reach a queued entry, so that a lane queues each round's event once
   /// (``DeliveryLane``). Read and written only by the thread that holds the delivery.
   @exclusivity(unchecked) @usableFromInline var stamp: UInt = 0
+  /// The ``stamp`` of the round whose event one lane, holding every queued entry of the list, has taken for all of
+  /// them: the delivery loop then skips the other queued entries of the round. Read and written only by the thread
+  /// that holds the delivery.
+  @exclusivity(unchecked) @usableFromInline var queuedStamp: UInt = 0
   /// Counts the changes of ``list``, so that a lane knows when to find its entries in it again. Written by
   /// ``change(_:)``; read by the thread that holds the delivery.
   private(set) var version: UInt = 0
