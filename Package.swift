@@ -46,8 +46,10 @@ let package = Package(
       linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // <malloc.h> for the Bench memory scenario; a header only, nothing is compiled or linked.
     .systemLibrary(name: "CMallocStatistics"),
-    .testTarget(name: "EventBusTests", dependencies: ["EventBus"]),
-    .testTarget(name: "BroadcastersTests", dependencies: ["Broadcasters"]),
+    // What the test targets share: running threads together, with a watchdog, taking turns across targets.
+    .target(name: "EventBusTestSupport", dependencies: ["EventBus"], path: "Tests/TestSupport"),
+    .testTarget(name: "EventBusTests", dependencies: ["EventBus", "EventBusTestSupport"]),
+    .testTarget(name: "BroadcastersTests", dependencies: ["Broadcasters", "EventBusTestSupport"]),
     .testTarget(name: "BenchTests", dependencies: ["Bench", "BenchHarness"]),
   ]
 )

@@ -1,5 +1,6 @@
 import Broadcasters
 import EventBus
+import EventBusTestSupport
 import Foundation
 import Testing
 

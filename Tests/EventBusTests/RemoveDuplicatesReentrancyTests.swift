@@ -1,3 +1,4 @@
+import EventBusTestSupport
 import Testing
 
 @testable import EventBus

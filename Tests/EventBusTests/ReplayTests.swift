@@ -1,4 +1,5 @@
 import Dispatch
+import EventBusTestSupport
 import Foundation
 import Testing
 

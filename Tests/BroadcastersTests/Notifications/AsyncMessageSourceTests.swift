@@ -1,6 +1,7 @@
 #if compiler(>=6.2)
   import Broadcasters
   import EventBus
+  import EventBusTestSupport
   import Foundation
   import Testing
 

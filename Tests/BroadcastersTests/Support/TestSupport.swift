@@ -1,5 +1,6 @@
 import Broadcasters
 import EventBus
+import EventBusTestSupport
 import Foundation
 import Testing
 
@@ -49,47 +50,6 @@ let stressScale: Double = {
 /// `count` scaled by ``stressScale``, at least 1.
 func scaled(_ count: Int) -> Int {
   max(1, Int((Double(count) * stressScale).rounded()))
-}
-
-/// Starts `count` threads together behind a barrier and waits for all of them, failing the test (instead of hanging)
-/// if they don't finish within `timeout`.
-///
-/// The waiting happens on a thread of its own: a test that blocked a thread of the cooperative pool would starve the
-/// tasks other tests (and `AsyncSequenceSource`) need.
-@discardableResult
-func runConcurrently(
-  threads count: Int,
-  timeout: TimeInterval = 120,
-  sourceLocation: SourceLocation = #_sourceLocation,
-  _ body: @escaping @Sendable (Int) -> Void
-) async -> Bool {
-  let finished = await withCheckedContinuation { continuation in
-    let waiter = Thread {
-      let ready = DispatchGroup()
-      let start = DispatchSemaphore(value: 0)
-      let done = DispatchGroup()
-      for index in 0..<count {
-        ready.enter()
-        done.enter()
-        let thread = Thread {
-          ready.leave()
-          start.wait()
-          body(index)
-          done.leave()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-      }
-      ready.wait()
-      for _ in 0..<count { start.signal() }
-      continuation.resume(returning: done.wait(timeout: .now() + timeout) == .success)
-    }
-    waiter.start()
-  }
-  #expect(
-    finished, "watchdog: \(count) threads did not finish within \(timeout) s (deadlock?)",
-    sourceLocation: sourceLocation)
-  return finished
 }
 
 /// Runs `body` on a thread of its own and waits for it, failing the test instead of hanging if it deadlocks.

@@ -1,4 +1,5 @@
 import EventBus
+import EventBusTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import Dispatch
 import EventBus
+import EventBusTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import EventBusTestSupport
 import Foundation
 import Testing
 
