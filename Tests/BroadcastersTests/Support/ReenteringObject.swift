@@ -1,52 +1,8 @@
-// Copied from Tests/EventBusTests/Support (test targets cannot import each other), with a broadcaster target.
-
 import Broadcasters
 import EventBus
+import EventBusTestSupport
 
-/// An object whose `deinit` calls back into the library: it reads the subscriber count of an output (a hub's event
-/// type, a broadcaster), sends an event on it, subscribes to it and cancels that subscription, cancels the token it
-/// was given, and then writes its name in a journal.
-///
-/// Give one to the library (captured by a handler or a trace hook, inside an event, as a source's connection) and the
-/// library's last release of it runs that `deinit`. Under one of the library's locks, the first call back traps in a
-/// debug build ("a lock was taken recursively") and deadlocks in a release build; the journal shows which objects
-/// finished their `deinit`, so a test counts them exactly.
-final class ReenteringObject: Sendable {
-  let name: String
-  private let reentry: Reentry
-  private let journal: ReentryJournal
-  private let token: EventSubscription?
-
-  /// - Parameters:
-  ///   - name: What the journal records.
-  ///   - journal: Where the `deinit` records that it ran to the end.
-  ///   - reentry: What the `deinit` calls.
-  ///   - token: A subscription the `deinit` cancels, if any.
-  init(_ name: String, journal: ReentryJournal, reentry: Reentry, cancelling token: EventSubscription? = nil) {
-    self.name = name
-    self.journal = journal
-    self.reentry = reentry
-    self.token = token
-  }
-
-  deinit {
-    let count = reentry.subscriberCount()
-    reentry.send()
-    reentry.subscribe()?.cancel()
-    token?.cancel()
-    journal.record(name, subscriberCount: count)
-  }
-}
-
-/// The calls a ``ReenteringObject`` makes, on one broadcaster, which it holds weakly.
-struct Reentry: Sendable {
-  /// The live subscribers; `nil` when the target is gone.
-  let subscriberCount: @Sendable () -> Int?
-  /// Sends an event that does not re-enter.
-  let send: @Sendable () -> Void
-  /// Subscribes a handler that does nothing; `nil` when the target is gone.
-  let subscribe: @Sendable () -> EventSubscription?
-
+extension Reentry {
   /// Calls on `broadcaster`, emitting `event` upstream through the live connection of `source`.
   static func broadcaster<Event: Sendable>(
     _ broadcaster: Broadcaster<Event>, emitting event: Event, through source: SourceProbe<Event>
@@ -58,33 +14,3 @@ struct Reentry: Sendable {
     )
   }
 }
-
-/// What the `deinit`s of ``ReenteringObject``s recorded, in the order they finished.
-final class ReentryJournal: Sendable {
-  /// One finished `deinit`.
-  struct Record: Equatable, Sendable {
-    let name: String
-    /// What it read from its target; `nil` if the target was gone.
-    let subscriberCount: Int?
-  }
-
-  private let records = LockedState<[Record]>([])
-
-  func record(_ name: String, subscriberCount: Int?) {
-    records.withLock { $0.append(Record(name: name, subscriberCount: subscriberCount)) }
-  }
-
-  var all: [Record] { records.withLock { $0 } }
-  /// The names, in the order the `deinit`s finished.
-  var names: [String] { all.map(\.name) }
-  var count: Int { records.withLock { $0.count } }
-}
-
-/// Keeps `objects` for the rest of the process. A test whose watchdog fired hands it what would call into the stuck
-/// broadcaster when released (a token cancels its subscription), so that the test ends instead of waiting for the lock
-/// the stuck thread holds.
-func abandon(_ objects: any Sendable...) {
-  abandoned.withLock { $0.append(contentsOf: objects) }
-}
-
-private let abandoned = LockedState<[any Sendable]>([])
