@@ -26,11 +26,10 @@
       fileprivate let token: NotificationCenter.ObservationToken
     }
 
+    private let observation: MessageObservation<Event>
+
     /// The observed notification center.
-    public let center: NotificationCenter
-    private let addObserver: @Sendable (EventSink<Event>) -> NotificationCenter.ObservationToken
-    /// Observers currently registered by this source and its copies, counted where they are added and removed.
-    private let observers = LockedState(0)
+    public var center: NotificationCenter { observation.center }
 
     /// Creates a source for the messages `identifier` names about `subject`. Nothing is observed until a broadcaster
     /// starts it.
@@ -47,10 +46,9 @@
       decode: @escaping @Sendable (Message) throws -> Event
     ) where Identifier.MessageType == Message, Message: NotificationCenter.AsyncMessage, Message.Subject: AnyObject {
       let subject = NotificationSender(object: subject)
-      self.center = center
-      addObserver = { sink in
+      observation = MessageObservation(center: center) { sink in
         center.addObserver(of: subject.object, for: identifier) { message in
-          Self.send(message, decodedBy: decode, to: sink)
+          MessageObservation.send(message, decodedBy: decode, to: sink)
         }
       }
     }
@@ -69,10 +67,9 @@
       center: NotificationCenter = .default,
       decode: @escaping @Sendable (Message) throws -> Event
     ) where Identifier.MessageType == Message, Message: NotificationCenter.AsyncMessage {
-      self.center = center
-      addObserver = { sink in
+      observation = MessageObservation(center: center) { sink in
         center.addObserver(of: Message.Subject.self, for: identifier) { message in
-          Self.send(message, decodedBy: decode, to: sink)
+          MessageObservation.send(message, decodedBy: decode, to: sink)
         }
       }
     }
@@ -80,33 +77,15 @@
     /// The number of observers this source has added to the center: one while a broadcaster is connected to it, none
     /// otherwise.
     public var observerCount: Int {
-      observers.withLock { $0 }
+      observation.observerCount
     }
 
     public func start(emitting sink: EventSink<Event>) -> Connection {
-      let token = addObserver(sink)
-      observers.withLock { $0 += 1 }
-      return Connection(token: token)
+      Connection(token: observation.start(emitting: sink))
     }
 
     public func stop(_ connection: Connection) {
-      center.removeObserver(connection.token)
-      observers.withLock { $0 -= 1 }
-    }
-
-    private static func send<Message>(
-      _ message: Message,
-      decodedBy decode: (Message) throws -> Event,
-      to sink: EventSink<Event>
-    ) {
-      let event: Event
-      do {
-        event = try decode(message)
-      } catch {
-        sink.reportFailure(DecodeFailure(describing: error, name: String(describing: Message.self)))
-        return
-      }
-      sink.send(event)
+      observation.stop(connection.token)
     }
   }
 
