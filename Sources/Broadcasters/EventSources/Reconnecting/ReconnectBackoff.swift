@@ -1,0 +1,63 @@
+/// How long a ``ReconnectingSource`` waits before connecting again: exponential, capped, with jitter.
+///
+/// After a connection is lost the first attempt waits ``initial``; each attempt that fails multiplies the wait by
+/// ``multiplier``, up to ``maximum``. Jitter shortens each wait by a random fraction of up to ``jitter``, so that
+/// processes that lost their connections together (a database restart) do not all reconnect in the same instant.
+///
+/// ```swift
+/// let backoff = ReconnectBackoff(initial: .milliseconds(50), maximum: .seconds(5))
+/// ```
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+public struct ReconnectBackoff: Sendable, Hashable {
+  /// The wait before the first attempt after a loss.
+  public var initial: Duration
+  /// The longest wait.
+  public var maximum: Duration
+  /// What each failed attempt multiplies the wait by.
+  public var multiplier: Double
+  /// The largest fraction of a wait that jitter may take off, from 0 (none) to 1.
+  public var jitter: Double
+
+  /// Creates a backoff.
+  ///
+  /// - Parameters:
+  ///   - initial: The wait before the first attempt after a loss; 100 ms by default. A negative value counts as zero.
+  ///   - maximum: The longest wait; 10 s by default. It counts as `initial` if it is shorter.
+  ///   - multiplier: What each failed attempt multiplies the wait by; 2 by default, at least 1.
+  ///   - jitter: The largest fraction of a wait that jitter may take off; 0.2 by default, clamped to 0...1.
+  public init(
+    initial: Duration = .milliseconds(100),
+    maximum: Duration = .seconds(10),
+    multiplier: Double = 2,
+    jitter: Double = 0.2
+  ) {
+    self.initial = max(initial, .zero)
+    self.maximum = max(maximum, self.initial)
+    self.multiplier = multiplier.isFinite ? max(multiplier, 1) : 1
+    self.jitter = jitter.isFinite ? min(max(jitter, 0), 1) : 0
+  }
+
+  /// The wait before the next attempt, after `failures` attempts that failed since the last connection.
+  ///
+  /// - Parameters:
+  ///   - failures: How many attempts in a row failed; 0 right after a loss.
+  ///   - randomFraction: A number in `0..<1` that picks the jitter.
+  func delay(afterFailures failures: Int, randomFraction: Double) -> Duration {
+    let initialSeconds = Self.seconds(initial)
+    let maximumSeconds = Self.seconds(maximum)
+    var seconds = initialSeconds
+    var remaining = failures
+    while remaining > 0, seconds > 0, seconds < maximumSeconds, multiplier > 1 {
+      seconds *= multiplier
+      remaining -= 1
+    }
+    seconds = min(seconds, maximumSeconds)
+    seconds *= 1 - jitter * min(max(randomFraction, 0), 1)
+    return .nanoseconds(Int64((seconds * 1e9).rounded()))
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}
