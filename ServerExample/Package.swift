@@ -7,12 +7,14 @@ import PackageDescription
 // app does. `Scripts/check-server-example.sh` runs it against a real PostgreSQL.
 let package = Package(
   name: "ServerExample",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "EventBus", path: ".."),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    // Already in the graph through the three above; named for the check's HTTP client.
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
   ],
   targets: [
     .target(
@@ -31,6 +33,9 @@ let package = Package(
         "LiveUpdates",
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
     .testTarget(name: "LiveUpdatesTests", dependencies: ["LiveUpdates"]),
   ]

@@ -7,6 +7,7 @@ extension Check {
     var tasks: [Task<Void, Never>] = []
     let postings = Postings()
     var latencies: [Duration] = []
+    var firstLatencies: [Duration] = []
     print("# \(clients.count) clients on \(options.topics) topics over \(options.servers.count) processes (shared)")
 
     // Connect.
@@ -36,6 +37,7 @@ extension Check {
       "every client received every event of its topic exactly once, in order (\(options.events) per topic)",
       otherwise: "\(errors.count) clients wrong; \(errors.prefix(3).joined(separator: "; "))")
     latencies += self.latencies(clients, ids: expected, postings: postings)
+    firstLatencies += self.latencies(clients, ids: expected, postings: postings, first: true)
 
     // A malformed payload, NOTIFY'd by hand, is counted and delivered to nobody.
     let badTopic = topics[0]
@@ -107,6 +109,7 @@ extension Check {
       "after the reconnect every client received every new event exactly once, in order",
       otherwise: "\(errors.count) clients wrong; \(errors.prefix(3).joined(separator: "; "))")
     latencies += self.latencies(clients, ids: second, postings: postings)
+    firstLatencies += self.latencies(clients, ids: second, postings: postings, first: true)
 
     // Everyone leaves: the LISTEN connections close.
     let leftAt = ContinuousClock.now
@@ -132,6 +135,10 @@ extension Check {
       "POST-to-last-client latency over \(latencies.count) events, one per topic every \(options.interval.milliseconds): "
         + "p50 \(quantile(latencies, 0.5).milliseconds), p99 \(quantile(latencies, 0.99).milliseconds), "
         + "max \(quantile(latencies, 1).milliseconds)")
+    report.figure(
+      "POST-to-first-client: p50 \(quantile(firstLatencies, 0.5).milliseconds), p99 "
+        + "\(quantile(firstLatencies, 0.99).milliseconds); POST round trip: p50 "
+        + "\(quantile(postings.roundTrips, 0.5).milliseconds), p99 \(quantile(postings.roundTrips, 0.99).milliseconds)")
     report.figure(
       "loss to reconnect: \(gap.milliseconds); last client gone to no LISTEN connection: \(closeTime.milliseconds)")
     return report

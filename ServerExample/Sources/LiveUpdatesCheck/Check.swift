@@ -13,6 +13,8 @@ struct Check {
   /// When each event was POSTed: the start of the latency that ends when its last client receives it.
   final class Postings {
     var times: [TopicName: [Int: ContinuousClock.Instant]] = [:]
+    /// How long each POST took to be answered.
+    var roundTrips: [Duration] = []
   }
 
   var topics: [TopicName] {
@@ -46,31 +48,45 @@ struct Check {
   }
 
   /// POSTs `count` events to every topic, one topic per task, one event per topic every `interval`, alternating
-  /// between the servers; returns the ids sent per topic.
+  /// between the servers; returns the ids sent per topic. The topics take turns: topic `k` of `n` starts `k / n` of
+  /// an interval after the first, as independent topics would, instead of all at the same instant.
   func sendRound(
     from firstID: Int, count: Int, to topics: [TopicName], postings: Postings
   ) async -> [TopicName: [Int]] {
     let ids = Array(firstID..<firstID + count)
     let (api, servers, interval) = (api, options.servers, options.interval)
-    let failures = await withTaskGroup(of: (TopicName, [Int: ContinuousClock.Instant], Int).self) { group in
-      for topic in topics {
+    let failures = await withTaskGroup(of: (TopicName, [Int: ContinuousClock.Instant], [Duration], Int).self) {
+      group in
+      for (index, topic) in topics.enumerated() {
         group.addTask {
           var times: [Int: ContinuousClock.Instant] = [:]
+          var roundTrips: [Duration] = []
           var failures = 0
-          let start = ContinuousClock.now
+          var connections: [HTTPConnection] = []
+          for server in servers {
+            guard let connection = try? await HTTPConnection.connect(host: server.host, port: server.port) else {
+              return (topic, times, roundTrips, ids.count)
+            }
+            connections.append(connection)
+          }
+          let start = ContinuousClock.now + interval * index / topics.count
           for (offset, id) in ids.enumerated() {
             try? await Task.sleep(until: start + interval * offset)
             let event = TopicEvent.posted(id: id, text: "event \(id) of \(topic)")
-            times[id] = .now
-            let status = try? await api.post(event, to: topic, on: servers[id % servers.count])
+            let posted = ContinuousClock.now
+            times[id] = posted
+            let status = try? await api.post(event, to: topic, through: connections[id % connections.count])
+            roundTrips.append(.now - posted)
             if status != 202 { failures += 1 }
           }
-          return (topic, times, failures)
+          for connection in connections { await connection.close() }
+          return (topic, times, roundTrips, failures)
         }
       }
       var failures = 0
-      for await (topic, times, topicFailures) in group {
+      for await (topic, times, roundTrips, topicFailures) in group {
         postings.times[topic, default: [:]].merge(times) { _, new in new }
+        postings.roundTrips += roundTrips
         failures += topicFailures
       }
       return failures
@@ -112,18 +128,21 @@ struct Check {
     return errors
   }
 
-  /// For each event of `topics` POSTed in `postings`, the time from its POST to its arrival at the last client.
-  func latencies(_ clients: [LoadClient], ids: [TopicName: [Int]], postings: Postings) -> [Duration] {
-    var lastArrival: [TopicName: [Int: ContinuousClock.Instant]] = [:]
+  /// For each event of `ids` POSTed in `postings`, the time from its POST to its arrival at the last client (or,
+  /// with `first`, at the first).
+  func latencies(
+    _ clients: [LoadClient], ids: [TopicName: [Int]], postings: Postings, first: Bool = false
+  ) -> [Duration] {
+    var arrivals: [TopicName: [Int: ContinuousClock.Instant]] = [:]
     for client in clients {
       for frame in client.frames {
         guard let id = eventID(of: frame.text), ids[client.topic]?.contains(id) == true else { continue }
-        lastArrival[client.topic, default: [:]][id] = max(
-          lastArrival[client.topic]?[id] ?? frame.arrival, frame.arrival)
+        let known = arrivals[client.topic]?[id] ?? frame.arrival
+        arrivals[client.topic, default: [:]][id] = first ? min(known, frame.arrival) : max(known, frame.arrival)
       }
     }
     var result: [Duration] = []
-    for (topic, arrivals) in lastArrival {
+    for (topic, arrivals) in arrivals {
       for (id, arrival) in arrivals {
         if let posted = postings.times[topic]?[id] { result.append(arrival - posted) }
       }

@@ -3,36 +3,25 @@ import LiveUpdates
 import Logging
 import PostgresNIO
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// The servers' HTTP endpoints: `POST /topics/:name` and `GET /stats`.
+/// The servers' HTTP endpoints: `POST /topics/:name` on a connection the caller keeps, `GET /stats` on one of its own.
 struct ServerAPI: Sendable {
-  private let session: URLSession
-
-  init() {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpMaximumConnectionsPerHost = 16
-    configuration.timeoutIntervalForRequest = 10
-    session = URLSession(configuration: configuration)
-  }
-
-  /// POSTs `event` to `topic` on `server`; returns the HTTP status.
-  func post(_ event: TopicEvent, to topic: TopicName, on server: CheckOptions.Server) async throws -> Int {
-    var request = URLRequest(url: URL(string: "http://\(server.host):\(server.port)/topics/\(topic)")!)
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = Data(event.json.utf8)
-    let (_, response) = try await session.data(for: request)
-    return (response as? HTTPURLResponse)?.statusCode ?? 0
+  /// POSTs `event` to `topic` through `connection`; returns the HTTP status.
+  func post(_ event: TopicEvent, to topic: TopicName, through connection: HTTPConnection) async throws -> Int {
+    try await connection.request(.POST, "/topics/\(topic)", body: event.json).status
   }
 
   /// The counters of `server`.
   func statistics(of server: CheckOptions.Server) async throws -> StatisticsSnapshot {
-    let url = URL(string: "http://\(server.host):\(server.port)/stats")!
-    let (data, _) = try await session.data(for: URLRequest(url: url))
-    return try JSONDecoder().decode(StatisticsSnapshot.self, from: data)
+    let connection = try await HTTPConnection.connect(host: server.host, port: server.port)
+    let response: HTTPConnection.Response
+    do {
+      response = try await connection.request(.GET, "/stats")
+    } catch {
+      await connection.close()
+      throw error
+    }
+    await connection.close()
+    return try JSONDecoder().decode(StatisticsSnapshot.self, from: Data(response.body.readableBytesView))
   }
 }
 
