@@ -92,7 +92,7 @@ struct Check {
       return failures
     }
     report.check(
-      failures == 0, "every POST of \(count) events to \(topics.count) topics was accepted (202)",
+      failures == 0, "all \(count * topics.count) POSTs (\(count) per topic) were accepted (202)",
       otherwise: "\(failures) POSTs failed")
     return Dictionary(uniqueKeysWithValues: topics.map { ($0, ids) })
   }
