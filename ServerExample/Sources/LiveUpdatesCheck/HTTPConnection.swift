@@ -4,8 +4,11 @@ import NIOPosix
 
 /// One keep-alive HTTP/1.1 connection to a server, requests answered in order: what the check POSTs events and reads
 /// counters through. On SwiftNIO, like the servers, so that a latency measured through it is the servers' and
-/// PostgreSQL's, not an HTTP client's own threads'.
+/// PostgreSQL's, not an HTTP client's own threads'. Its event loop is not one of the thousand WebSocket clients': a
+/// POST's response is not read behind their frames.
 final class HTTPConnection: Sendable {
+  private static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
   struct Response: Sendable {
     var status: Int
     var body: ByteBuffer
@@ -18,7 +21,7 @@ final class HTTPConnection: Sendable {
   }
 
   static func connect(host: String, port: Int) async throws -> HTTPConnection {
-    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    let channel = try await ClientBootstrap(group: eventLoops)
       .connectTimeout(.seconds(5))
       .channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
