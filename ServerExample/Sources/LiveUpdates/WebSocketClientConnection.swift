@@ -15,7 +15,7 @@ struct WebSocketClientConnection: Sendable {
   /// LISTEN connection serves every client of the topic in this process.
   func serveShared(from topics: SharedTopics) async throws {
     guard let broadcaster = topics.broadcaster(for: topic) else {
-      try await outbound.write(.text(ControlFrame.unavailable("this process serves \(SharedTopics.limit) topics")))
+      try await turnAway(because: "this process serves \(SharedTopics.limit) topics")
       return
     }
     let subscriber = TopicSubscriber()
@@ -59,8 +59,17 @@ struct WebSocketClientConnection: Sendable {
     } catch let error as PSQLError where error.code == .server || error.code == .connectionError {
       statistics.update { $0.refusedClients += 1 }
       logger.debug("refused a client: \(describe(error))")
-      try await outbound.write(.text(ControlFrame.unavailable(describe(error))))
+      try await turnAway(because: describe(error))
     }
+  }
+
+  /// Tells the client why it cannot be served, then closes with 1013, "try again later".
+  private func turnAway(because reason: String) async throws {
+    // A frame and a close sent right behind the upgrade response were sometimes never seen by the check's WebSocket
+    // client (swift-websocket's), which then waited forever; a short pause avoids that.
+    try await Task.sleep(for: .milliseconds(50))
+    try await outbound.write(.text(ControlFrame.unavailable(reason)))
+    try await outbound.close(.unknown(1013), reason: "try again later")
   }
 
   /// Writes the subscriber's frames in order until the client leaves or reads too slowly.
