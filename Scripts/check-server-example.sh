@@ -41,7 +41,7 @@ done
 if [ -z "${SERVER_EXAMPLE_TIMED:-}" ]; then
   export SERVER_EXAMPLE_TIMED=1
   status=0
-  timeout --kill-after=20 "$time_limit" bash "$0" "${arguments[@]}" || status=$?
+  timeout --kill-after=60 "$time_limit" bash "$0" "${arguments[@]}" || status=$?
   if [ "$status" -eq 124 ]; then echo "error: server-example: over the time limit of ${time_limit} s" >&2; fi
   exit "$status"
 fi
@@ -53,19 +53,41 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/server-example.XXXXXX")"
 chmod 755 "$work"
 server_pids=()
 pg_ctl=""
+pg_started=0
 as_postgres() { "$@"; }
 
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
+  # The servers: asked to stop, then killed if they have not within 5 s.
+  local pid attempt
   for pid in "${server_pids[@]}"; do
     kill "$pid" 2>/dev/null || true
   done
+  for attempt in $(seq 50); do
+    alive=0
+    for pid in "${server_pids[@]}"; do
+      if kill -0 "$pid" 2>/dev/null; then alive=1; fi
+    done
+    [ "$alive" -eq 0 ] && break
+    sleep 0.1
+  done
   for pid in "${server_pids[@]}"; do
+    kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   done
-  if [ -n "$pg_ctl" ] && [ -f "$work/pg/data/postmaster.pid" ]; then
-    as_postgres "$pg_ctl" -D "$work/pg/data" stop -m immediate -w >/dev/null 2>&1 || true
+  # The cluster runs in a session of its own, out of reach of the signals sent to this script: stop it, and kill its
+  # postmaster if it does not stop. Wait for its pid file if the script was stopped while the cluster was starting.
+  if [ "$pg_started" -eq 1 ]; then
+    for attempt in $(seq 50); do
+      [ -f "$work/pg/data/postmaster.pid" ] && break
+      sleep 0.1
+    done
+    if [ -f "$work/pg/data/postmaster.pid" ]; then
+      pid="$(head -n 1 "$work/pg/data/postmaster.pid")"
+      as_postgres "$pg_ctl" -D "$work/pg/data" stop -m immediate -w -t 10 >/dev/null 2>&1 ||
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
   fi
   if [ "$status" -ne 0 ]; then
     for log in "$work"/*.log "$work"/pg/*.log; do
@@ -157,6 +179,7 @@ full_page_writes = off
 shared_buffers = 32MB
 CONF
 echo "Starting PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port…" >&2
+pg_started=1
 as_postgres "$pg_ctl" -D "$work/pg/data" -l "$work/pg/postgres.log" -w -t 60 start >/dev/null
 psql() { "$pg_bin/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" -U postgres "$@"; }
 psql -d postgres -c "CREATE ROLE eventbus LOGIN" -c "CREATE DATABASE eventbus OWNER eventbus"
