@@ -35,10 +35,12 @@ struct WebSocketClientConnection: Sendable {
   /// one PostgreSQL connection per client and fails when PostgreSQL has no more to give.
   func servePerClient(configuration: PostgresConnection.Configuration) async throws {
     let subscriber = TopicSubscriber()
+    var listening = false
     do {
       try await withListenConnection(configuration: configuration, statistics: statistics, logger: logger) {
         connection in
         try await connection.listen(on: topic.channel) { notifications in
+          listening = true
           subscriber.queue(ControlFrame.subscribed(to: topic))
           try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [topic, statistics, logger] in
@@ -56,20 +58,45 @@ struct WebSocketClientConnection: Sendable {
           }
         }
       }
-    } catch let error as PSQLError where error.code == .server || error.code == .connectionError {
-      statistics.update { $0.refusedClients += 1 }
-      logger.debug("refused a client: \(describe(error))")
+    } catch let error as PSQLError {
+      // PostgreSQL refused the connection (no slots left, typically) or ended it: the client cannot be served.
+      if !listening {
+        statistics.update { $0.refusedClients += 1 }
+      }
+      logger.debug("turned a client away: \(describe(error))")
       try await turnAway(because: describe(error))
     }
   }
 
-  /// Tells the client why it cannot be served, then closes with 1013, "try again later".
+  /// How long a client that was turned away has to close before the server closes the connection itself.
+  static let turnAwayTimeout = Duration.seconds(10)
+
+  /// Tells the client why it cannot be served and waits for it to close; closes with 1013, "try again later", if it
+  /// has not within ``turnAwayTimeout``.
   private func turnAway(because reason: String) async throws {
-    // A frame and a close sent right behind the upgrade response were sometimes never seen by the check's WebSocket
-    // client (swift-websocket's), which then waited forever; a short pause avoids that.
-    try await Task.sleep(for: .milliseconds(50))
     try await outbound.write(.text(ControlFrame.unavailable(reason)))
-    try await outbound.close(.unknown(1013), reason: "try again later")
+    // The client closes first. A close from here, right behind the upgrade response, ends the TCP stream as well (the
+    // server half-closes after its close frame), and a client whose upgrade is still completing can lose both:
+    // SwiftNIO's HTTP client upgrade drops bytes that arrive with the end of the stream before the WebSocket handlers
+    // are in place, and the client then waits for frames that never come.
+    let clientClosed = await withTaskGroup(of: Bool.self) { group in
+      group.addTask { [inbound] in
+        do {
+          for try await _ in inbound {}
+        } catch {}
+        return true
+      }
+      group.addTask {
+        try? await Task.sleep(for: Self.turnAwayTimeout)
+        return false
+      }
+      let first = await group.next() ?? false
+      group.cancelAll()
+      return first
+    }
+    if !clientClosed {
+      try await outbound.close(.unknown(1013), reason: "try again later")
+    }
   }
 
   /// Writes the subscriber's frames in order until the client leaves or reads too slowly.

@@ -10,11 +10,7 @@ extension Check {
     print("# \(clients.count) clients on \(options.topics) topics over \(options.servers.count) processes (per-client)")
 
     let settled = await connect(clients, tasks: &tasks)
-    let unsettled = clients.filter { !$0.hasSettled }
-    report.check(
-      settled, "every client was answered: subscribed, or turned away",
-      otherwise: "\(unsettled.count) not answered, e.g. client \(unsettled.first?.index ?? -1): "
-        + "\(unsettled.first?.frames.map(\.text) ?? []) \(unsettled.first?.failure ?? "")")
+    report.check(settled, "every client was answered: subscribed, or turned away", otherwise: unanswered(clients))
     let subscribed = clients.filter(\.isSubscribed)
     let refused = clients.filter { !$0.isSubscribed }
     let reasons = Set(

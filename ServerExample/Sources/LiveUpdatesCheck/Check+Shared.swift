@@ -15,7 +15,8 @@ extension Check {
     let subscribed = clients.filter(\.isSubscribed).count
     report.check(
       settled && subscribed == clients.count, "all \(clients.count) WebSocket clients subscribed",
-      otherwise: "\(subscribed) subscribed; first failure: \(clients.compactMap(\.failure).first ?? "none")")
+      otherwise: "\(subscribed) subscribed; \(unanswered(clients)); first failure: "
+        + "\(clients.compactMap(\.failure).first ?? "none")")
     let listening = await waitUntil(.seconds(10)) {
       await statistics().values.allSatisfy { $0.listeningTopics == options.topics }
     }

@@ -47,6 +47,15 @@ struct Check {
     return true
   }
 
+  /// The clients the servers have not answered, counted by where each one stands.
+  func unanswered(_ clients: [LoadClient]) -> String {
+    let waiting = clients.filter { !$0.hasSettled }
+    guard let first = waiting.first else { return "every client answered" }
+    let counts = Dictionary(grouping: waiting, by: \.progress).map { "\($1.count) \($0)" }.sorted()
+    return "\(waiting.count) not answered (\(counts.joined(separator: ", "))), the first client \(first.index), on "
+      + "\(first.server.process)"
+  }
+
   /// POSTs `count` events to every topic, one topic per task, one event per topic every `interval`, alternating
   /// between the servers; returns the ids sent per topic. The topics take turns: topic `k` of `n` starts `k / n` of
   /// an interval after the first, as independent topics would, instead of all at the same instant.
