@@ -87,9 +87,15 @@ extension Check {
       reconnected && afterLoss?.connectionLosses == (beforeLoss?.connectionLosses ?? 0) + 1,
       "\(lostServer.process) counted the loss and reconnected (connectionLosses \(afterLoss?.connectionLosses ?? -1), "
         + "reconnects \(afterLoss?.reconnects ?? -1), after \(gap.milliseconds))")
-    let heldAgain = (try? await database.listenConnections()) ?? [:]
+    // The terminated backend stays in pg_stat_activity until its process has exited, which can be after the
+    // reconnect: poll until it has gone.
+    var heldAgain: [String: Int] = [:]
+    let heldOneAgain = await waitUntil(.seconds(10)) {
+      heldAgain = (try? await database.listenConnections()) ?? [:]
+      return heldAgain == sharedListenConnections
+    }
     report.check(
-      heldAgain == sharedListenConnections,
+      heldOneAgain,
       "pg_stat_activity: again exactly one LISTEN connection per topic per process", otherwise: "found \(heldAgain)")
     let affected: (LoadClient) -> Int = { $0.server.process == lostServer.process && $0.topic == lostTopic ? 1 : 0 }
     let told = await waitUntil(.seconds(10)) {
