@@ -10,7 +10,8 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "EventBus", path: ".."),
-    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    // Without its default traits: the example reads no swift-configuration files, so that package is not built.
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     // Already in the graph through the three above; named for the check's HTTP client.
