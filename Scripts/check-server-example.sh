@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# Runs the server example (ServerExample/) against a real PostgreSQL, on 127.0.0.1 only: installs PostgreSQL from
+# Debian's packages if it is missing, starts a throwaway cluster on a free port in a temporary folder, builds the
+# example, starts two server processes, and runs the check (ServerExample/Sources/LiveUpdatesCheck): WebSocket clients
+# on every process and topic, events POSTed to either process, and assertions on what every client received, on what
+# pg_stat_activity shows, on a malformed NOTIFY and on a terminated LISTEN connection. It prints the POST-to-last-client
+# latency (p50, p99) and the connections held, then `server-example: N passed, M failed`.
+#
+#   Scripts/check-server-example.sh [options]
+#     --clients N          WebSocket clients (300)
+#     --topics N           topics (3)
+#     --events N           events per topic and round (100)
+#     --interval-ms N      wait between two events of a topic (50)
+#     --per-client         the per-client design: one LISTEN connection per client, which runs out at max_connections
+#     --release            build and run a release build (default: debug, which builds in about half the time)
+#     --time-limit SECONDS the whole run, build included (1500)
+#
+# Everything it starts (the cluster, the servers) is stopped when it exits, whatever the reason; the cluster's folder
+# is removed. Logs of a failed run are printed. It builds into ServerExample/.build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+clients=300 topics=3 events=100 interval_ms=50 design=shared configuration=debug time_limit=1500
+arguments=("$@")
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --clients) clients="$2"; shift 2 ;;
+    --topics) topics="$2"; shift 2 ;;
+    --events) events="$2"; shift 2 ;;
+    --interval-ms) interval_ms="$2"; shift 2 ;;
+    --per-client) design=per-client; shift ;;
+    --release) configuration=release; shift ;;
+    --time-limit) time_limit="$2"; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "error: unknown option $1 (--help lists them)" >&2; exit 2 ;;
+  esac
+done
+
+# The time limit: the whole script runs under `timeout`, which signals its whole process group (the build, the
+# servers, the check); the EXIT trap below then stops the cluster.
+if [ -z "${SERVER_EXAMPLE_TIMED:-}" ]; then
+  export SERVER_EXAMPLE_TIMED=1
+  status=0
+  timeout --kill-after=60 "$time_limit" bash "$0" "${arguments[@]}" || status=$?
+  if [ "$status" -eq 124 ]; then echo "error: server-example: over the time limit of ${time_limit} s" >&2; fi
+  exit "$status"
+fi
+
+# A thousand clients need more than a thousand sockets in the check's process.
+ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/server-example.XXXXXX")"
+chmod 755 "$work"
+server_pids=()
+pg_ctl=""
+pg_started=0
+as_postgres() { "$@"; }
+
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  # The servers: asked to stop, then killed if they have not within 5 s.
+  local pid attempt
+  for pid in "${server_pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for attempt in $(seq 50); do
+    alive=0
+    for pid in "${server_pids[@]}"; do
+      if kill -0 "$pid" 2>/dev/null; then alive=1; fi
+    done
+    [ "$alive" -eq 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${server_pids[@]}"; do
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  # The cluster runs in a session of its own, out of reach of the signals sent to this script: stop it, and kill its
+  # postmaster if it does not stop. Wait for its pid file if the script was stopped while the cluster was starting.
+  if [ "$pg_started" -eq 1 ]; then
+    for attempt in $(seq 50); do
+      [ -f "$work/pg/data/postmaster.pid" ] && break
+      sleep 0.1
+    done
+    if [ -f "$work/pg/data/postmaster.pid" ]; then
+      pid="$(head -n 1 "$work/pg/data/postmaster.pid")"
+      as_postgres "$pg_ctl" -D "$work/pg/data" stop -m immediate -w -t 10 >/dev/null 2>&1 ||
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  if [ "$status" -ne 0 ]; then
+    for log in "$work"/*.log "$work"/pg/*.log; do
+      [ -f "$log" ] || continue
+      echo "--- last lines of $(basename "$log")" >&2
+      tail -n 30 "$log" >&2
+    done
+  fi
+  rm -rf "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 143' INT TERM
+
+# PostgreSQL: the newest server binaries installed, or Debian's package, installed without the cluster it would
+# otherwise create and start.
+find_postgres() {
+  local dir
+  for dir in /usr/lib/postgresql/*/bin; do
+    [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && echo "$dir"
+  done | sort -V | tail -n 1
+}
+pg_bin="$(find_postgres)"
+if [ -z "$pg_bin" ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "error: PostgreSQL is not installed, and installing it takes root (apt-get install postgresql)" >&2
+    exit 1
+  fi
+  echo "Installing PostgreSQL from Debian's packages…" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends postgresql-common >/dev/null
+  sed -i 's/^#* *create_main_cluster *=.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf
+  apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+  pg_bin="$(find_postgres)"
+  [ -n "$pg_bin" ] || { echo "error: PostgreSQL installed, but no initdb under /usr/lib/postgresql/*/bin" >&2; exit 1; }
+fi
+pg_ctl="$pg_bin/pg_ctl"
+# initdb and postgres refuse to run as root: as root, the cluster belongs to the `postgres` user the package created.
+if [ "$(id -u)" -eq 0 ]; then
+  as_postgres() { runuser -u postgres -- "$@"; }
+fi
+
+port_in_use() { grep -qi ":$(printf '%04X' "$1") " /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
+free_port() {
+  local port attempt
+  for attempt in $(seq 100); do
+    port=$((20000 + RANDOM % 30000))
+    port_in_use "$port" || { echo "$port"; return 0; }
+  done
+  echo "error: no free port found" >&2
+  return 1
+}
+
+# Build the example: the server, the check and, in a debug build, the example's unit tests, which run first. Product
+# by product: a plain `swift build` would also build every other product of every dependency (HTTP/2, an HTTP client,
+# test kits), more than twice the work. No debug information: nothing here reads it, and it was a sixth of the build's
+# CPU time. More than half of what remains is BoringSSL, compiled twice (for swift-crypto and for swift-nio-ssl).
+echo "Building ServerExample ($configuration)…" >&2
+build_start=$SECONDS
+build_options=(--package-path ServerExample -c "$configuration" -debug-info-format none)
+products=(LiveUpdatesServer LiveUpdatesCheck)
+if [ "$configuration" = debug ]; then products+=(ServerExamplePackageTests); fi
+for product in "${products[@]}"; do
+  swift build "${build_options[@]}" --product "$product" >>"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+done
+echo "Built in $((SECONDS - build_start)) s." >&2
+# The project's own code (the example, and EventBus built as its dependency) compiles without a warning.
+if grep -E "^$PWD/(ServerExample/)?(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:" "$work/build.log" >&2; then
+  echo "error: the warnings above, in the project's own code" >&2
+  exit 1
+fi
+if [ "$configuration" = debug ]; then
+  swift test "${build_options[@]}" --skip-build >"$work/unit-tests.log" 2>&1 ||
+    { cat "$work/unit-tests.log" >&2; echo "error: the example's unit tests failed" >&2; exit 1; }
+  grep -E "Test run with" "$work/unit-tests.log" | sed 's/^/unit tests: /' >&2
+fi
+bin="$(swift build "${build_options[@]}" --show-bin-path)"
+
+# The cluster's folder (data, socket, log) belongs to the user the server runs as.
+mkdir -p "$work/pg"
+if [ "$(id -u)" -eq 0 ]; then chown postgres "$work/pg"; fi
+as_postgres mkdir "$work/pg/data" "$work/pg/socket"
+as_postgres "$pg_bin/initdb" -D "$work/pg/data" -U postgres --auth=trust -E UTF8 --no-sync >"$work/initdb.log" 2>&1
+pg_port="$(free_port)"
+as_postgres tee -a "$work/pg/data/postgresql.conf" >/dev/null <<CONF
+listen_addresses = '127.0.0.1'
+port = $pg_port
+unix_socket_directories = '$work/pg/socket'
+max_connections = 100
+superuser_reserved_connections = 3
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+shared_buffers = 32MB
+CONF
+echo "Starting PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port…" >&2
+pg_started=1
+as_postgres "$pg_ctl" -D "$work/pg/data" -l "$work/pg/postgres.log" -w -t 60 start >/dev/null
+psql() { "$pg_bin/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" -U postgres "$@"; }
+psql -d postgres -c "CREATE ROLE eventbus LOGIN" -c "CREATE DATABASE eventbus OWNER eventbus"
+
+# Two server processes on free ports, each writing its port once it listens.
+servers=()
+for name in a b; do
+  "$bin/LiveUpdatesServer" --port 0 --port-file "$work/$name.port" --process "$name" --design "$design" \
+    --postgres-port "$pg_port" --postgres-user eventbus --postgres-database eventbus >"$work/server-$name.log" 2>&1 &
+  server_pids+=($!)
+done
+for name in a b; do
+  for _ in $(seq 600); do
+    [ -s "$work/$name.port" ] && break
+    sleep 0.1
+  done
+  [ -s "$work/$name.port" ] || { echo "error: server $name did not start" >&2; exit 1; }
+  servers+=(--server "$name=127.0.0.1:$(cat "$work/$name.port")")
+done
+
+"$bin/LiveUpdatesCheck" "${servers[@]}" --design "$design" --clients "$clients" --topics "$topics" \
+  --events "$events" --interval-ms "$interval_ms" --postgres-port "$pg_port" --postgres-user postgres \
+  --postgres-database eventbus

@@ -1,0 +1,49 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// A live-updates server across processes: WebSocket clients subscribe to a topic, `POST /topics/:name` on any process
+// runs PostgreSQL's NOTIFY, and each process shares one LISTEN connection per topic among all its clients through a
+// `Broadcaster`. A package of its own so that the root package keeps no dependencies; it uses the root by path, as an
+// app does. `Scripts/check-server-example.sh` runs it against a real PostgreSQL.
+let package = Package(
+  name: "ServerExample",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(name: "EventBus", path: ".."),
+    // Without its default traits: the example reads no swift-configuration files, so that package is not built.
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    // Already in the graph through the three above; named for the check's HTTP client.
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+  ],
+  targets: [
+    .target(
+      name: "LiveUpdates",
+      dependencies: [
+        .product(name: "EventBus", package: "EventBus"),
+        .product(name: "Broadcasters", package: "EventBus"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+      ]),
+    .executableTarget(name: "LiveUpdatesServer", dependencies: ["LiveUpdates"]),
+    .executableTarget(
+      name: "LiveUpdatesCheck",
+      dependencies: [
+        "LiveUpdates",
+        .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
+    .testTarget(name: "LiveUpdatesTests", dependencies: ["LiveUpdates"]),
+  ]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.swiftLanguageMode(.v6))
+  target.swiftSettings = settings
+}

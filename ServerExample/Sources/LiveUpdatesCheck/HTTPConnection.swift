@@ -1,0 +1,108 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// One keep-alive HTTP/1.1 connection to a server, requests answered in order: what the check POSTs events and reads
+/// counters through. On SwiftNIO, like the servers, so that a latency measured through it is the servers' and
+/// PostgreSQL's, not an HTTP client's own threads'. Its event loop is not one of the thousand WebSocket clients': a
+/// POST's response is not read behind their frames.
+final class HTTPConnection: Sendable {
+  private static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+  struct Response: Sendable {
+    var status: Int
+    var body: ByteBuffer
+  }
+
+  private let channel: any Channel
+
+  private init(channel: any Channel) {
+    self.channel = channel
+  }
+
+  static func connect(host: String, port: Int) async throws -> HTTPConnection {
+    let channel = try await ClientBootstrap(group: eventLoops)
+      .connectTimeout(.seconds(5))
+      .channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.addHTTPClientHandlers()
+          try channel.pipeline.syncOperations.addHandler(ResponseHandler())
+        }
+      }
+      .connect(host: host, port: port)
+      .get()
+    return HTTPConnection(channel: channel)
+  }
+
+  /// Sends a request and waits for its response.
+  func request(_ method: HTTPMethod, _ uri: String, body: String? = nil) async throws -> Response {
+    var head = HTTPRequestHead(version: .http1_1, method: method, uri: uri)
+    head.headers.add(name: "Host", value: "127.0.0.1")
+    if let body {
+      head.headers.add(name: "Content-Type", value: "application/json")
+      head.headers.add(name: "Content-Length", value: "\(body.utf8.count)")
+    }
+    let promise = channel.eventLoop.makePromise(of: Response.self)
+    channel.writeAndFlush(ResponseHandler.Request(head: head, body: body, response: promise), promise: nil)
+    return try await promise.futureResult.get()
+  }
+
+  func close() async {
+    try? await channel.close()
+  }
+}
+
+/// Writes each request and answers its promise with the response that comes back, in order.
+private final class ResponseHandler: ChannelDuplexHandler {
+  struct Request {
+    var head: HTTPRequestHead
+    var body: String?
+    var response: EventLoopPromise<HTTPConnection.Response>
+  }
+
+  typealias InboundIn = HTTPClientResponsePart
+  typealias OutboundIn = Request
+  typealias OutboundOut = HTTPClientRequestPart
+
+  private var waiting = CircularBuffer<EventLoopPromise<HTTPConnection.Response>>()
+  private var status = 0
+  private var body = ByteBuffer()
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    let request = unwrapOutboundIn(data)
+    waiting.append(request.response)
+    context.write(wrapOutboundOut(.head(request.head)), promise: nil)
+    if let body = request.body {
+      context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+    }
+    context.write(wrapOutboundOut(.end(nil)), promise: promise)
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let head):
+      status = Int(head.status.code)
+      body.clear()
+    case .body(var part):
+      body.writeBuffer(&part)
+    case .end:
+      waiting.popFirst()?.succeed(HTTPConnection.Response(status: status, body: body))
+    }
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    failWaiting(error)
+    context.close(promise: nil)
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    failWaiting(ChannelError.ioOnClosedChannel)
+    context.fireChannelInactive()
+  }
+
+  private func failWaiting(_ error: any Error) {
+    while let response = waiting.popFirst() {
+      response.fail(error)
+    }
+  }
+}

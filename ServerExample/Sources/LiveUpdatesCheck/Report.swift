@@ -1,0 +1,47 @@
+import Foundation
+
+/// The check's assertions: each printed as it is made, `ok - …` or `not ok - …`, then counted in the summary line.
+final class Report {
+  private(set) var passed = 0
+  private(set) var failed = 0
+
+  /// Records an assertion; returns whether it held.
+  @discardableResult
+  func check(_ condition: Bool, _ statement: String, otherwise detail: @autoclosure () -> String = "") -> Bool {
+    if condition {
+      passed += 1
+      print("ok - \(statement)")
+    } else {
+      failed += 1
+      let detail = detail()
+      print("not ok - \(statement)\(detail.isEmpty ? "" : "\n  \(detail)")")
+    }
+    return condition
+  }
+
+  /// Prints a measured figure, which is not an assertion.
+  func figure(_ text: String) {
+    print("  \(text)")
+  }
+
+  /// `server-example: N passed, M failed`.
+  var summary: String {
+    "server-example: \(passed) passed, \(failed) failed"
+  }
+}
+
+extension Duration {
+  /// Milliseconds, with one decimal.
+  var milliseconds: String {
+    let (seconds, attoseconds) = components
+    return String(format: "%.1f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+  }
+}
+
+/// The `fraction` quantile of `values` by nearest rank (`0.99` for p99).
+func quantile(_ values: [Duration], _ fraction: Double) -> Duration {
+  guard !values.isEmpty else { return .zero }
+  let sorted = values.sorted()
+  let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+  return sorted[min(max(rank, 1), sorted.count) - 1]
+}

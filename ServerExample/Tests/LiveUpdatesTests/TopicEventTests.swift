@@ -1,0 +1,67 @@
+import Broadcasters
+import Foundation
+import LiveUpdates
+import Testing
+
+@Suite struct TopicEventTests {
+  @Test func everyKindSurvivesARoundTripThroughItsJSON() throws {
+    let events: [TopicEvent] = [.posted(id: 1, text: "héllo \"world\""), .edited(id: 2, text: ""), .deleted(id: -3)]
+    for event in events {
+      #expect(try TopicEvent(json: event.json.utf8) == event)
+    }
+  }
+
+  @Test func theJSONHasSortedKeysSoTheIDComesFirst() {
+    #expect(TopicEvent.posted(id: 7, text: "a/b").json == #"{"id":7,"kind":"posted","text":"a/b"}"#)
+    #expect(TopicEvent.deleted(id: 7).json == #"{"id":7,"kind":"deleted"}"#)
+  }
+
+  @Test func aPayloadThatIsNotAnEventIsAFailureThatSaysWhy() {
+    let cases: [(String, DecodeFailure)] = [
+      ("not json", DecodeFailure(reason: .other("not JSON"))),
+      (#"{"id":1,"text":"x"}"#, DecodeFailure(key: "kind", reason: .missingKey)),
+      (#"{"kind":"posted","text":"x"}"#, DecodeFailure(key: "id", reason: .missingKey)),
+      (#"{"kind":"posted","id":1}"#, DecodeFailure(key: "text", reason: .missingKey)),
+      (
+        #"{"kind":"posted","id":"seven","text":"x"}"#,
+        DecodeFailure(key: "id", reason: .wrongType(expected: "Int", found: "another type"))
+      ),
+      (
+        #"{"kind":"posted","id":null,"text":"x"}"#,
+        DecodeFailure(key: "id", reason: .wrongType(expected: "Int", found: "null"))
+      ),
+      (#"{"kind":"shouted","id":1}"#, DecodeFailure(key: "kind", reason: .other(#"unknown kind "shouted""#))),
+    ]
+    for (payload, expected) in cases {
+      #expect(throws: expected) { try TopicEvent(json: payload.utf8) }
+    }
+  }
+
+  @Test func aPayloadLongerThanNotifyAcceptsIsRefusedBeforeDecoding() {
+    let text = String(repeating: "x", count: TopicEvent.maximumPayloadSize)
+    let payload = TopicEvent.posted(id: 1, text: text).json
+    #expect(throws: DecodeFailure(reason: .other("payload of \(payload.utf8.count) bytes, more than 4000"))) {
+      try TopicEvent(json: payload.utf8)
+    }
+  }
+
+  @Test func anUpdateCarriesTheEventAndTheFrameEncodedOnce() throws {
+    let update = try TopicUpdate(payload: #"{"text":"hi","kind":"edited","id":4}"#)
+    #expect(update == .event(.edited(id: 4, text: "hi"), frame: #"{"id":4,"kind":"edited","text":"hi"}"#))
+    #expect(update.frame == #"{"id":4,"kind":"edited","text":"hi"}"#)
+    #expect(TopicUpdate.eventsMissed.frame == ControlFrame.eventsMissed)
+  }
+
+  @Test func controlFramesAreJSONWhoseKindNoEventHas() throws {
+    struct Control: Decodable, Equatable {
+      var kind: String
+      var topic: String?
+      var reason: String?
+    }
+    let decode = { (text: String) in try JSONDecoder().decode(Control.self, from: Data(text.utf8)) }
+    #expect(try decode(ControlFrame.subscribed(to: TopicName("news")!)) == Control(kind: "subscribed", topic: "news"))
+    #expect(try decode(ControlFrame.eventsMissed) == Control(kind: "events-missed"))
+    let reason = "sorry, \"too many\"\nclients \\ already"
+    #expect(try decode(ControlFrame.unavailable(reason)) == Control(kind: "unavailable", reason: reason))
+  }
+}
