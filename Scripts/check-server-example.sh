@@ -14,13 +14,15 @@
 #     --per-client         the per-client design: one LISTEN connection per client, which runs out at max_connections
 #     --release            build and run a release build (default: debug, which builds in about half the time)
 #     --time-limit SECONDS the whole run, build included (1500)
+#     --build-only         build the example (as the same command would without this flag) and stop: CI starts it
+#                          in the background at its start, so the run later finds the build done
 #
 # Everything it starts (the cluster, the servers) is stopped when it exits, whatever the reason; the cluster's folder
 # is removed. Logs of a failed run are printed. It builds into ServerExample/.build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-clients=300 topics=3 events=100 interval_ms=50 design=shared configuration=debug time_limit=1500
+clients=300 topics=3 events=100 interval_ms=50 design=shared configuration=debug time_limit=1500 build_only=0
 arguments=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,6 +33,7 @@ while [ $# -gt 0 ]; do
     --per-client) design=per-client; shift ;;
     --release) configuration=release; shift ;;
     --time-limit) time_limit="$2"; shift 2 ;;
+    --build-only) build_only=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown option $1 (--help lists them)" >&2; exit 2 ;;
   esac
@@ -103,7 +106,8 @@ trap cleanup EXIT
 trap 'exit 143' INT TERM
 
 # PostgreSQL: the newest server binaries installed, or Debian's package, installed without the cluster it would
-# otherwise create and start.
+# otherwise create and start. Not for a build alone.
+if [ "$build_only" -eq 0 ]; then
 find_postgres() {
   local dir
   for dir in /usr/lib/postgresql/*/bin; do
@@ -129,6 +133,7 @@ pg_ctl="$pg_bin/pg_ctl"
 # initdb and postgres refuse to run as root: as root, the cluster belongs to the `postgres` user the package created.
 if [ "$(id -u)" -eq 0 ]; then
   as_postgres() { runuser -u postgres -- "$@"; }
+fi
 fi
 
 port_in_use() { grep -qi ":$(printf '%04X' "$1") " /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
@@ -160,6 +165,7 @@ if grep -E "^$PWD/(ServerExample/)?(Sources|Tests)/[^:]*:[0-9]+:[0-9]+: warning:
   echo "error: the warnings above, in the project's own code" >&2
   exit 1
 fi
+if [ "$build_only" -eq 1 ]; then exit 0; fi
 if [ "$configuration" = debug ]; then
   swift test "${build_options[@]}" --skip-build >"$work/unit-tests.log" 2>&1 ||
     { cat "$work/unit-tests.log" >&2; echo "error: the example's unit tests failed" >&2; exit 1; }
