@@ -111,7 +111,8 @@ if [ "$build_only" -eq 0 ]; then
 find_postgres() {
   local dir
   for dir in /usr/lib/postgresql/*/bin; do
-    [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && echo "$dir"
+    # An `if`, not `&&`: with no PostgreSQL the loop must still succeed, or `set -e` ends the script without a word.
+    if [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ]; then echo "$dir"; fi
   done | sort -V | tail -n 1
 }
 pg_bin="$(find_postgres)"
@@ -122,10 +123,11 @@ if [ -z "$pg_bin" ]; then
   fi
   echo "Installing PostgreSQL from Debian's packages…" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends postgresql-common >/dev/null
+  # Its output goes to apt.log, printed if the script fails.
+  apt-get update -qq >>"$work/apt.log" 2>&1
+  apt-get install -y -qq --no-install-recommends postgresql-common >>"$work/apt.log" 2>&1
   sed -i 's/^#* *create_main_cluster *=.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf
-  apt-get install -y -qq --no-install-recommends postgresql >/dev/null
+  apt-get install -y -qq --no-install-recommends postgresql >>"$work/apt.log" 2>&1
   pg_bin="$(find_postgres)"
   [ -n "$pg_bin" ] || { echo "error: PostgreSQL installed, but no initdb under /usr/lib/postgresql/*/bin" >&2; exit 1; }
 fi
