@@ -40,11 +40,20 @@ while [ $# -gt 0 ]; do
 done
 
 # The time limit: the whole script runs under `timeout`, which signals its whole process group (the build, the
-# servers, the check); the EXIT trap below then stops the cluster.
+# servers, the check); the EXIT trap below then stops the cluster. That group is its own, out of reach of an interrupt
+# (Ctrl-C) or a TERM sent to this script: those are passed on to `timeout`, which passes them to the group.
 if [ -z "${SERVER_EXAMPLE_TIMED:-}" ]; then
   export SERVER_EXAMPLE_TIMED=1
+  timeout --kill-after=60 "$time_limit" bash "$0" "${arguments[@]}" &
+  timed=$!
+  trap 'kill -TERM "$timed" 2>/dev/null || true' INT TERM
   status=0
-  timeout --kill-after=60 "$time_limit" bash "$0" "${arguments[@]}" || status=$?
+  wait "$timed" || status=$?
+  # A signal ends `wait` early; wait again, for the cleanup.
+  while kill -0 "$timed" 2>/dev/null; do
+    status=0
+    wait "$timed" || status=$?
+  done
   if [ "$status" -eq 124 ]; then echo "error: server-example: over the time limit of ${time_limit} s" >&2; fi
   exit "$status"
 fi
