@@ -35,13 +35,13 @@ extension MainQueue {
   /// `MainActor.assumeIsolated`, which traps where the promise is broken. Release builds trust it: on Linux the check
   /// costs about 200 ns a call, several times a delivery, and a synchronous function isolated to a global actor is
   /// called exactly as a nonisolated one, so only the type changes.
-  static func uncheckedHandler<Responder: Sendable, Event: Sendable>(
+  static func uncheckedHandler<Responder: AnyObject & Sendable, Event: Sendable>(
     _ handler: @escaping @MainActor (Responder, Event) -> Void
   ) -> @Sendable (Responder, Event) -> Void {
     #if DEBUG
       return { responder, event in MainActor.assumeIsolated { handler(responder, event) } }
     #else
-      return unsafeBitCast(handler, to: (@Sendable (Responder, Event) -> Void).self)
+      return unsafeBitCast(MainActorResponderHandler(call: handler), to: SendableResponderHandler.self).call
     #endif
   }
 
@@ -52,7 +52,28 @@ extension MainQueue {
     #if DEBUG
       return { event in MainActor.assumeIsolated { handler(event) } }
     #else
-      return unsafeBitCast(handler, to: (@Sendable (Event) -> Void).self)
+      return unsafeBitCast(MainActorHandler(call: handler), to: SendableHandler.self).call
     #endif
+  }
+
+  // Each pair of handler types differs only in isolation, so a value of one is a valid value of the other, and each
+  // pair of structs is generic alike, so their closures are stored alike. Reinterpreting a struct copies the closure's
+  // two words. Reinterpreting the function value itself would not: passed to `unsafeBitCast` as a generic value, it is
+  // converted to the most general form and back, through two reabstraction thunks that every delivery would run.
+
+  private struct MainActorResponderHandler<Responder: AnyObject & Sendable, Event: Sendable> {
+    let call: @MainActor (Responder, Event) -> Void
+  }
+
+  private struct SendableResponderHandler<Responder: AnyObject & Sendable, Event: Sendable> {
+    let call: @Sendable (Responder, Event) -> Void
+  }
+
+  private struct MainActorHandler<Event: Sendable> {
+    let call: @MainActor (Event) -> Void
+  }
+
+  private struct SendableHandler<Event: Sendable> {
+    let call: @Sendable (Event) -> Void
   }
 }
