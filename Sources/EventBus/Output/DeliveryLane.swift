@@ -13,19 +13,12 @@ import Dispatch
 ///
 /// On the main queue, with nothing waiting, the lane delivers at once instead (`.main` runs inline on the main actor).
 final class DeliveryLane<Event: Sendable> {
-  private struct Item {
-    var event: Event
-    /// The round's list, kept whole so that no entry of it is freed before the item is delivered.
-    var entries: EntryList
-    /// Where this lane's entries are in `entries`, in order.
-    var offsets: ContiguousArray<Int32>
-  }
-
+  /// Not generic, like everything the lane's code names for each event (``LaneItems``).
   private struct State {
-    var items = RingBuffer<Item>()
-    /// The buffer the last block emptied, kept with its capacity for the next block: with `items`, the two take
+    var items = LaneItems()
+    /// The queue the last block emptied, kept with its capacity for the next block: with `items`, the two take
     /// turns, so a steady rhythm of sends allocates nothing.
-    var spare = RingBuffer<Item>()
+    var spare = LaneItems()
     /// A block is on the queue, or running: later items wait for it.
     var isScheduled = false
   }
@@ -63,6 +56,13 @@ final class DeliveryLane<Event: Sendable> {
   }
 
   deinit {
+    // Nothing waits here (a waiting event keeps a block, which keeps the lane), so this frees only the storage.
+    var queues = state.withLock { state in
+      [replacing(&state.items, with: LaneItems()), replacing(&state.spare, with: LaneItems())]
+    }
+    for index in queues.indices {
+      queues[index].free(of: Event.self)
+    }
     LiveObjects.destroyed("DeliveryLane", for: Event.self)
   }
 
@@ -82,9 +82,6 @@ final class DeliveryLane<Event: Sendable> {
   }
 
   /// Queues the event of a round new to the lane for all of its entries, or decides to deliver it inline.
-  ///
-  /// Never inlined: it names the generic `Item`, whose metadata this unspecialised code would otherwise look up at
-  /// run time (hundreds of instructions) in every call of `receive`, once per entry and event.
   @inline(never)
   private func begin(_ round: RoundEntries, with event: Event) {
     self.round = round.stamp
@@ -92,7 +89,7 @@ final class DeliveryLane<Event: Sendable> {
       offsetsVersion = round.version
       (offsets, holdsEveryQueuedEntry) = Self.offsets(of: self, in: round.list.pointee)
     }
-    deliversInline = !enqueue(Item(event: event, entries: round.list.pointee, offsets: offsets), inlineIfIdle: true)
+    deliversInline = !enqueue(event, LaneItems.Item(entries: round.list.pointee, offsets: offsets))
     if !deliversInline && holdsEveryQueuedEntry {
       round.queuedStamp = round.stamp
     }
@@ -118,17 +115,20 @@ final class DeliveryLane<Event: Sendable> {
 
   /// Hands one entry an event of its replay window, on its own. Returns `false` when the entry's target is gone.
   func receive(_ event: Event, alone entry: Output<Event>.EventEntry) -> Bool {
-    enqueue(Item(event: event, entries: [entry], offsets: [0]), inlineIfIdle: true) ? true : entry.deliver(event)
+    enqueue(event, LaneItems.Item(entries: [entry], offsets: [0])) ? true : entry.deliver(event)
   }
 
-  /// Queues `item` and schedules a block if none is; returns `false`, queueing nothing, when the caller may deliver
-  /// at once instead: on the main queue, for a lane that runs inline there, with nothing waiting.
-  private func enqueue(_ item: Item, inlineIfIdle: Bool) -> Bool {
-    let inlineAllowed = inlineIfIdle && runsInlineOnMainQueue && MainQueue.isCurrent
+  /// Queues `event` with `item` and schedules a block if none is; returns `false`, queueing nothing, when the caller
+  /// may deliver at once instead: on the main queue, for a lane that runs inline there, with nothing waiting.
+  private func enqueue(_ event: Event, _ item: LaneItems.Item) -> Bool {
     let schedule = state.withLock { state -> Bool? in
-      if inlineAllowed, !state.isScheduled { return nil }
-      state.items.append(item)
-      guard !state.isScheduled else { return false }
+      if state.isScheduled {
+        state.items.append(event, item)
+        return false
+      }
+      // Asked only when nothing waits, once a burst, not for each event; libdispatch runs no code of the user's.
+      if runsInlineOnMainQueue && MainQueue.isCurrent { return nil }
+      state.items.append(event, item)
       state.isScheduled = true
       return true
     }
@@ -143,7 +143,7 @@ final class DeliveryLane<Event: Sendable> {
   /// The block: delivers what waits, in order, until nothing does. Swaps the waiting items for the empty spare
   /// buffer each time, so the two buffers take turns and a steady rhythm of sends allocates nothing.
   private func drain() {
-    var batch = state.withLock { state in replacing(&state.spare, with: RingBuffer()) }
+    var batch = state.withLock { state in replacing(&state.spare, with: LaneItems()) }
     while true {
       let hasItems = state.withLock { state in
         swap(&state.items, &batch)
@@ -155,8 +155,8 @@ final class DeliveryLane<Event: Sendable> {
         return true
       }
       guard hasItems else { return }
-      while let item = batch.popFirst() {
-        withUnsafePointer(to: item.event) { event in
+      while !batch.isEmpty {
+        batch.removeFirst(of: Event.self) { event, item in
           Self.deliver(UnsafeRawPointer(event), to: item.offsets, of: item.entries)
         }
       }
