@@ -62,10 +62,10 @@ extension Output {
 
     override func receiveQueued(_ event: UnsafeRawPointer) {
       guard !cancelled.isSet else { return }
-      if !deliverNow(event.assumingMemoryBound(to: Event.self).pointee) {
-        // The responder deinitialised: nothing can ever be delivered again.
-        cancel()
-      }
+      // Once the responder's deinit has begun, the weak reference reads nil (G4), and nothing can ever be delivered
+      // again. The event is borrowed where it waits, not copied.
+      guard let responder else { return cancel() }
+      unsafeBitCast(StoredHandler(call: handler), to: BorrowingHandler.self).call(responder, event)
     }
 
     override var contextDescription: String { lane.contextDescription }
@@ -78,6 +78,21 @@ extension Output {
       output?.remove(self)
       close()
     }
+  }
+
+  /// A responder entry's handler as it is stored: in a generic class, so the event, of a type parameter, is passed
+  /// indirectly, by its address.
+  private struct StoredHandler {
+    let call: @Sendable (AnyObject, Event) -> Void
+  }
+
+  /// The same handler, called with the event's address itself. An event waiting in a lane is delivered where it
+  /// waits: through `StoredHandler`, reading it from its address would copy it first (a value witness call to copy,
+  /// another to destroy, in this unspecialised code), since the handler must see a value nothing changes while it
+  /// runs. Nothing does: the event is the lane's until every entry has had it. Both closures are two words, and an
+  /// indirect argument is passed as its address, in the register a pointer argument takes.
+  private struct BorrowingHandler {
+    let call: @Sendable (AnyObject, UnsafeRawPointer) -> Void
   }
 
   /// The lane for `context`: one per queue and kind of context, shared by the output's subscribers there.
