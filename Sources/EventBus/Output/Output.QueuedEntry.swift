@@ -22,7 +22,7 @@ extension Output {
     override func receiveQueued(_ event: UnsafeRawPointer) {
       // A handler stays until its token cancels it.
       guard !cancelled.isSet else { return }
-      handler(event.assumingMemoryBound(to: Event.self).pointee)
+      unsafeBitCast(StoredTokenHandler(call: handler), to: BorrowingTokenHandler.self).call(event)
     }
 
     override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
@@ -93,6 +93,15 @@ extension Output {
   /// indirect argument is passed as its address, in the register a pointer argument takes.
   private struct BorrowingHandler {
     let call: @Sendable (AnyObject, UnsafeRawPointer) -> Void
+  }
+
+  /// A token-owned entry's handler as it is stored, and called with the event's address; as `StoredHandler`.
+  private struct StoredTokenHandler {
+    let call: @Sendable (Event) -> Void
+  }
+
+  private struct BorrowingTokenHandler {
+    let call: @Sendable (UnsafeRawPointer) -> Void
   }
 
   /// The lane for `context`: one per queue and kind of context, shared by the output's subscribers there.
