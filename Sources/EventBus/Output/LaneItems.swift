@@ -28,7 +28,7 @@ struct LaneItems {
   var isEmpty: Bool { count == 0 }
 
   /// Appends `event` with its item, growing the storage when it is full.
-  mutating func append<Event>(_ event: Event, _ item: Item) {
+  mutating func append<Event>(_ event: Event, _ item: consuming Item) {
     if count == capacity {
       grow(for: Event.self)
     }

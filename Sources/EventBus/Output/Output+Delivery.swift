@@ -20,6 +20,7 @@ extension Output {
         let object = base.load(
           fromByteOffset: offset &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
       else { continue }
+      var isComplete = false
       Unmanaged<EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
         guard !entry.isSkipped else { return }
         switch entry.route {
@@ -41,8 +42,10 @@ extension Output {
             entry.isDead = true
             deadFound = true
           }
+          isComplete = round.completeStamp == round.stamp  // one lane queued the event for every entry
         }
       }
+      if isComplete { break }
     }
     return deadFound
   }

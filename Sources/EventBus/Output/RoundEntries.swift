@@ -20,6 +20,10 @@ final class RoundEntries {
   /// them: the delivery loop then skips the other queued entries of the round. Read and written only by the thread
   /// that holds the delivery.
   @exclusivity(unchecked) @usableFromInline var queuedStamp: UInt = 0
+  /// The ``stamp`` of the round whose event one lane, holding every entry of the list, has taken for all of them: the
+  /// delivery loop then stops, rather than pass over the rest of the list (a list of `.main` subscribers only). Read
+  /// and written only by the thread that holds the delivery.
+  @exclusivity(unchecked) @usableFromInline var completeStamp: UInt = 0
   /// Counts the changes of ``list``, so that a lane knows when to find its entries in it again. Written by
   /// ``change(_:)``; read by the thread that holds the delivery.
   private(set) var version: UInt = 0
