@@ -33,3 +33,27 @@ actor ActorResponder {
     return ((0..<count).map { _ in ActorResponder(completion: completion) }, completion)
   }
 }
+
+extension Sequence<ActorResponder> where Self: Sendable {
+  /// Deliveries counted by all the actors, each asked in turn.
+  var deliveries: Int {
+    get async {
+      var total = 0
+      for responder in self {
+        total += await responder.deliveries
+      }
+      return total
+    }
+  }
+
+  /// The actors' checksums, in order.
+  var checksums: [Int] {
+    get async {
+      var checksums: [Int] = []
+      for responder in self {
+        checksums.append(await responder.checksum)
+      }
+      return checksums
+    }
+  }
+}

@@ -1,6 +1,4 @@
 import BenchHarness
-import Dispatch
-import EventBus
 
 /// The work of `actor`: bursts of events sent from the measuring thread to actors.
 ///
@@ -51,43 +49,4 @@ enum ActorWorkload {
     /// Set when a batch was not applied in time: later repetitions do nothing, and the delivery check fails.
     var timedOut = false
   }
-}
-
-extension Sequence<ActorResponder> where Self: Sendable {
-  /// Deliveries counted by all the actors, each asked in turn.
-  var deliveries: Int {
-    get async {
-      var total = 0
-      for responder in self {
-        total += await responder.deliveries
-      }
-      return total
-    }
-  }
-
-  /// The actors' checksums, in order.
-  var checksums: [Int] {
-    get async {
-      var checksums: [Int] = []
-      for responder in self {
-        checksums.append(await responder.checksum)
-      }
-      return checksums
-    }
-  }
-}
-
-/// The value of `body`, run in a task of its own while the calling thread waits for it. Never call it from a task:
-/// it blocks the thread.
-func waitForValue<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
-  let value = LockedState<Value?>(nil)
-  let done = DispatchSemaphore(value: 0)
-  Task {
-    let result = await body()
-    value.withLock { $0 = result }
-    done.signal()
-  }
-  done.wait()
-  guard let result = value.withLock({ $0 }) else { preconditionFailure("the task signalled without a value") }
-  return result
 }
