@@ -15,8 +15,8 @@ extension ContenderName {
     case .mainActorMessage:
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
         scenario == .sourceFanout
-          ? KeyboardMessageContender(responderCount: responderCount)
-          : MainActorMessageContender(responderCount: responderCount)
+          ? MainActorMessageContender<KeyboardWillShowMessage>(responderCount: responderCount)
+          : MainActorMessageContender<FanoutMessage>(responderCount: responderCount)
       } else {
         preconditionFailure("\(name) needs NotificationCenter.MainActorMessage (macOS 26, iOS 26)")
       }
