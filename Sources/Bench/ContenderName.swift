@@ -14,8 +14,10 @@ enum ContenderName: String, CaseIterable, Sendable {
   case mainActorMessage = "main-actor-message"
   /// Hand-written: `DispatchQueue.main.async` per responder per event.
   case mainQueueAsync = "main-queue-async"
-  /// One `AsyncStream` per responder, iterated by a main-actor task.
+  /// One `AsyncStream` per responder, iterated by a task of its own.
   case asyncStream = "async-stream"
+  /// Foundation's typed `NotificationCenter.AsyncMessage`, one `addObserver(of:for:using:)` per actor.
+  case asyncMessage = "async-message"
   /// This library's `Output`, responders held weakly.
   case output
   /// This library's `Output`, token-owned handlers.
@@ -49,7 +51,15 @@ enum ContenderName: String, CaseIterable, Sendable {
       "Foundation's typed NotificationCenter.MainActorMessage, post(_:) on the main actor, one addObserver(of:for:) "
         + "per responder"
     case (.mainQueueAsync, _): "hand-written: DispatchQueue.main.async per responder per event, [weak responder]"
+    case (.asyncStream, _) where scenario == .actor:
+      "one AsyncStream per actor, iterated by a Task of its own that awaits the actor for each event"
     case (.asyncStream, _): "one AsyncStream per responder, iterated by a main-actor Task"
+    case (.asyncMessage, _):
+      "Foundation's typed NotificationCenter.AsyncMessage, posted from the sending thread, one "
+        + "addObserver(of:for:using:) per actor; each delivery is a task of its own that awaits the actor"
+    case (.output, _) where scenario == .actor:
+      "this library's Output, each actor subscribed with subscribe(actor) { … } (held weakly), one drain task at a "
+        + "time per actor"
     case (.output, true): "this library's Output, responders subscribed with on: .main (held weakly)"
     case (.output, false): "this library's Output, responders held weakly"
     case (.outputToken, _): "this library's Output, token-owned handlers"

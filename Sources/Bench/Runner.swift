@@ -74,6 +74,9 @@ struct Runner {
         }
       }
       return times + blocks
+    case .actor:
+      let figures = try ActorScenario.measure(contenders: contenders, responderCount: responderCount, plan: plan)
+      return rows(scenario, contenders, responderCount, figures)
     case .upstream:
       let counts = try UpstreamScenario.measure(contenders: contenders, responderCount: responderCount)
       return rows(scenario, contenders, responderCount, counts.map { Statistics.Summary(exactly: $0) })

@@ -12,6 +12,8 @@ enum Scenario: String, CaseIterable, Sendable {
   case mainActor = "main-actor"
   /// Events sent from a background thread to N responders on the main actor, one at a time.
   case mainActorPaced = "main-actor-paced"
+  /// Bursts of events sent from a background thread to N actors, each counting them in its own state.
+  case actor
   /// How many upstream (NotificationCenter) subscriptions N live responders cost.
   case upstream
   /// Subscribing and cancelling one responder while N others stay subscribed.
@@ -29,7 +31,7 @@ enum Scenario: String, CaseIterable, Sendable {
   /// is reported where the process can count it (``MainQueueBlocks``).
   var metrics: [Metric] {
     switch self {
-    case .fanout, .sourceFanout: [.nanosecondsPerDelivery]
+    case .fanout, .sourceFanout, .actor: [.nanosecondsPerDelivery]
     case .mainActor, .mainActorPaced: [.nanosecondsPerDelivery, .mainQueueBlocksPerEvent]
     case .upstream: [.subscriptions]
     case .subscribeCancel: [.nanosecondsPerCycle]
@@ -44,6 +46,7 @@ enum Scenario: String, CaseIterable, Sendable {
       [.directCall, .closureArray, .weakBoxLoop, .weakClosureLoop, .mainActorMessage, .output, .outputToken]
     case .sourceFanout: [.perObserver, .mainActorMessage, .broadcaster]
     case .mainActor, .mainActorPaced: [.mainQueueAsync, .mainActorMessage, .asyncStream, .output]
+    case .actor: [.asyncStream, .asyncMessage, .output]
     case .upstream: [.perObserver, .broadcaster]
     case .subscribeCancel: [.perObserver, .output, .broadcaster]
     case .memory: [.perObserver, .output, .outputToken, .broadcaster]
@@ -58,6 +61,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case .fanout: .weakBoxLoop
     case .sourceFanout, .subscribeCancel, .memory: .perObserver
     case .mainActor, .mainActorPaced: .mainQueueAsync
+    case .actor: .asyncStream
     case .upstream: nil
     }
   }
@@ -65,10 +69,14 @@ enum Scenario: String, CaseIterable, Sendable {
   /// Whether the scenario's work is sent from a thread other than the main actor's, to responders on it.
   var sendsToTheMainActor: Bool { self == .mainActor || self == .mainActorPaced }
 
-  /// How the main-actor scenarios send: bursts, or one event at a time.
+  /// Whether every repetition sends from the measuring thread and waits until its events are delivered elsewhere:
+  /// the main-actor scenarios and `actor`.
+  var waitsForDelivery: Bool { sendsToTheMainActor || self == .actor }
+
+  /// How the scenarios that wait for delivery send: bursts, or one event at a time.
   var sendingPattern: SendingPattern? {
     switch self {
-    case .mainActor: .bursts
+    case .mainActor, .actor: .bursts
     case .mainActorPaced: .oneAtATime
     default: nil
     }
@@ -85,6 +93,9 @@ enum Scenario: String, CaseIterable, Sendable {
     case .mainActorPaced:
       "events sent from a background thread to N responders on the main actor one at a time, each delivered "
         + "before the next is sent; time ÷ (events × N)"
+    case .actor:
+      "bursts of \(SendingPattern.bursts.eventsPerBatch) events sent from a background thread to N actors, each "
+        + "burst applied by every actor before the next; time ÷ (events × N)"
     case .upstream: "upstream NotificationCenter subscriptions held for N live responders"
     case .subscribeCancel: "subscribe then cancel one responder while N stay subscribed"
     case .memory: "heap growth from subscribing N already allocated responders, ÷ N"
@@ -93,11 +104,11 @@ enum Scenario: String, CaseIterable, Sendable {
 
   /// The responder counts a run (a `--quick` one if `quick`) measures unless `--n` says otherwise.
   ///
-  /// The main-actor scenarios stop at 1 000, and at 100 with `--quick`: every repetition waits for its events to be
-  /// delivered, and at 1 000 responders a burst is 100 000 deliveries, a good part of a second for `async-stream`'s
-  /// main-actor tasks (`--n` measures any N).
+  /// The main-actor scenarios and `actor` stop at 1 000, and at 100 with `--quick`: every repetition waits for its
+  /// events to be delivered, and at 1 000 responders a burst is 100 000 deliveries, a good part of a second for
+  /// `async-stream`'s tasks (`--n` measures any N).
   func defaultResponderCounts(quick: Bool) -> [Int] {
-    guard sendsToTheMainActor else { return Self.defaultResponderCounts }
+    guard waitsForDelivery else { return Self.defaultResponderCounts }
     return quick ? [1, 10, 100] : [1, 10, 100, 1000]
   }
 

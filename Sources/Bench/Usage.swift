@@ -32,12 +32,12 @@ enum Usage {
         --quick                  Short repetitions; the whole run finishes in under 20 s.
         --scenario NAME[,NAME]   Run only these scenarios.
         --contender NAME[,NAME]  Run only these contenders.
-        --n N[,N]                Responder counts (default: \(counts); for main-actor and main-actor-paced
-                                 1,10,100,1000, and 1,10,100 with --quick).
+        --n N[,N]                Responder counts (default: \(counts); for main-actor, main-actor-paced and
+                                 actor 1,10,100,1000, and 1,10,100 with --quick).
         --iterations K           Events (fanout, source-fanout), cycles (subscribe-cancel) or batches
-                                 (main-actor: bursts; main-actor-paced: single events) per repetition, instead
-                                 of calibrating to a few milliseconds. With one scenario, contender and N, the
-                                 run is a fixed amount of work for a profiler such as valgrind.
+                                 (main-actor, actor: bursts; main-actor-paced: single events) per repetition,
+                                 instead of calibrating to a few milliseconds. With one scenario, contender and N,
+                                 the run is a fixed amount of work for a profiler such as valgrind.
         --json PATH              Write the results as JSON (schema 1).
         --csv PATH               Write the results as CSV.
         --svg PATH               Draw ns per delivery against N, log-log, for fanout, source-fanout and
@@ -68,7 +68,9 @@ enum Usage {
       alive as in any app (glibc's locks skip their atomics in a single-threaded process). fanout and
       source-fanout run on the main actor. main-actor and main-actor-paced send from Bench's own thread while the
       main thread's run loop serves the main queue; they also report main-queue blocks per event, counted at
-      libdispatch's enqueue functions for every contender alike (Linux, builds without a sanitizer). upstream
+      libdispatch's enqueue functions for every contender alike (Linux, builds without a sanitizer). actor sends
+      from Bench's own thread to actors on the global concurrent executor and waits until every actor has applied
+      every event of a burst, counting deliveries, as async-message delivers in no particular order. upstream
       counts, and memory reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not
       apply to them.
       Exit status: 0 on success, 1 if a measurement or a file failed (or, with --fail-on-regression, a figure
@@ -77,6 +79,7 @@ enum Usage {
       EXAMPLES:
         swift run -c release Bench --quick
         swift run -c release Bench --scenario main-actor,main-actor-paced --quick
+        swift run -c release Bench --scenario actor --quick
         swift run -c release Bench --json results.json --svg results.svg
         swift run -c release Bench --compare results.json --fail-on-regression
         swift run -c release Bench --peers Benchmarks/peers.json --svg chart.svg

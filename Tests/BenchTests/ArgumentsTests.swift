@@ -11,9 +11,11 @@ extension BenchTestSuite {
       #expect(arguments.responderCounts(of: .fanout) == [1, 10, 100, 1000, 10_000])
       #expect(arguments.responderCounts(of: .mainActor) == [1, 10, 100, 1000])
       #expect(arguments.responderCounts(of: .mainActorPaced) == [1, 10, 100, 1000])
+      #expect(arguments.responderCounts(of: .actor) == [1, 10, 100, 1000])
       let quick = try Arguments.parse(["--quick"])
       #expect(quick.responderCounts(of: .fanout) == [1, 10, 100, 1000, 10_000])
       #expect(quick.responderCounts(of: .mainActor) == [1, 10, 100])
+      #expect(quick.responderCounts(of: .actor) == [1, 10, 100])
       #expect(arguments.iterations == nil)
       #expect(!arguments.rendersDocs && !arguments.checksDocs)
       #expect(!arguments.isQuick && !arguments.showsHelp)
@@ -57,11 +59,13 @@ extension BenchTestSuite {
 
     @Test func aContenderAloneSelectsTheScenariosItTakesPartIn() throws {
       let arguments = try Arguments.parse(["--contender", "output"])
-      #expect(arguments.scenarios == [.fanout, .mainActor, .mainActorPaced, .subscribeCancel, .memory])
+      #expect(arguments.scenarios == [.fanout, .mainActor, .mainActorPaced, .actor, .subscribeCancel, .memory])
       let message = try Arguments.parse(["--contender", "main-actor-message"])
       #expect(message.scenarios == [.fanout, .sourceFanout, .mainActor, .mainActorPaced])
       let hop = try Arguments.parse(["--contender", "main-queue-async,async-stream"])
-      #expect(hop.scenarios == [.mainActor, .mainActorPaced])
+      #expect(hop.scenarios == [.mainActor, .mainActorPaced, .actor])
+      let asyncMessage = try Arguments.parse(["--contender", "async-message"])
+      #expect(asyncMessage.scenarios == [.actor])
       let perObserver = try Arguments.parse(["--contender", "per-observer"])
       #expect(perObserver.scenarios == [.sourceFanout, .upstream, .subscribeCancel, .memory])
     }
@@ -142,6 +146,25 @@ extension BenchTestSuite {
       #expect(Scenario.mainActor.metrics == [.nanosecondsPerDelivery, .mainQueueBlocksPerEvent])
       #expect(Scenario.mainActor.sendingPattern == .bursts(events: 100))
       #expect(Scenario.mainActorPaced.sendingPattern == .oneAtATime)
+    }
+
+    @Test func theActorScenarioIsNamedAndItsContendersSelectable() throws {
+      let arguments = try Arguments.parse(["--scenario", "actor", "--contender", "output,async-message", "--quick"])
+      #expect(arguments.scenarios == [.actor])
+      #expect(arguments.contenders(of: .actor) == [.asyncMessage, .output])
+      #expect(arguments.responderCounts(of: .actor) == [1, 10, 100])
+      #expect(Scenario.actor.contenders == [.asyncStream, .asyncMessage, .output])
+      #expect(Scenario.actor.reference == .asyncStream)
+      #expect(Scenario.actor.metrics == [.nanosecondsPerDelivery])
+      #expect(Scenario.actor.sendingPattern == .bursts(events: 100))
+      #expect(Scenario.actor.waitsForDelivery && !Scenario.actor.sendsToTheMainActor)
+      #expect {
+        try Arguments.parse(["--scenario", "actor", "--contender", "main-queue-async"])
+      } throws: { error in
+        (error as? ArgumentError)?.message
+          == "contender 'main-queue-async' is not in the selected scenarios; it takes part in: main-actor, "
+          + "main-actor-paced"
+      }
     }
 
     @Test func failingOnRegressionNeedsSomethingToCompareWith() {

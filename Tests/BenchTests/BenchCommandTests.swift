@@ -18,11 +18,13 @@ extension BenchTestSuite {
         }
       }
       #expect(run.output.contains("--render-docs"))
+      #expect(run.output.contains("  actor:\n    async-stream"), "the actor scenario's legend under its own name")
       #expect(run.errors.isEmpty)
     }
 
     @Test(arguments: [
       ["--bogus"], ["--n", "0"], ["--scenario", "nope"], ["--iterations", "x"], ["--json"], ["stray"],
+      ["--scenario", "actor", "--contender", "main-queue-async"], ["--scenario", "actors"],
     ])
     func aBadArgumentExitsWithStatus2AndPrintsTheErrorAndUsage(commandLine: [String]) {
       let run = RecordedRun(commandLine)

@@ -113,6 +113,17 @@ extension BenchTestSuite {
       #expect(svg.contains("No fanout, source-fanout or main-actor figures"))
     }
 
+    @Test func svgLeavesTheActorScenarioToTheTables() throws {
+      let actor = ResultRow(
+        scenario: "actor", contender: "output", n: 10, metric: "ns_per_delivery", value: 500, unit: "ns")
+      var report = SampleReports.current
+      report.results.append(actor)
+      let svg = SVGChart.render(report)
+      #expect(!svg.contains("(actor)"))
+      #expect(svg == SVGChart.render(SampleReports.current))
+      #expect(TableReport.render(report).contains("actor: ns per delivery"))
+    }
+
     @Test func decadeLabelsAreShort() {
       #expect((-2...6).map(SVGChart.decadeLabel) == ["0.01", "0.1", "1", "10", "100", "1k", "10k", "100k", "1M"])
     }

@@ -38,3 +38,10 @@ protocol MainActorContender: AnyObject, Sendable {
   /// Sends one event to every responder.
   func send(_ event: MainActorEvent)
 }
+
+/// One way of getting events from a background thread to N actors, for `actor`. Made with its actors subscribed;
+/// ``send(_:)`` runs on the measuring thread.
+protocol ActorContender: AnyObject, Sendable {
+  /// Sends one event to every actor.
+  func send(_ event: ActorEvent)
+}

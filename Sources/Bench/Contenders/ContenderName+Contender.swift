@@ -15,13 +15,13 @@ extension ContenderName {
     case .mainActorMessage:
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
         scenario == .sourceFanout
-          ? KeyboardMessageContender(responderCount: responderCount)
-          : MainActorMessageContender(responderCount: responderCount)
+          ? MainActorMessageContender<KeyboardWillShowMessage>(responderCount: responderCount)
+          : MainActorMessageContender<FanoutMessage>(responderCount: responderCount)
       } else {
         preconditionFailure("\(name) needs NotificationCenter.MainActorMessage (macOS 26, iOS 26)")
       }
-    case .mainQueueAsync, .asyncStream:
-      preconditionFailure("\(name) takes part only in the main-actor scenarios")
+    case .mainQueueAsync, .asyncStream, .asyncMessage:
+      preconditionFailure("\(name) takes part only in the scenarios that send from another thread")
     }
   }
 
@@ -42,9 +42,24 @@ extension ContenderName {
     }
   }
 
+  /// A new contender of `actor`, `responders` subscribed.
+  func makeActorContender(responders: [ActorResponder]) -> any ActorContender {
+    switch self {
+    case .output: OutputActorContender(responders: responders)
+    case .asyncStream: AsyncStreamActorContender(responders: responders)
+    case .asyncMessage:
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+        AsyncMessageContender(responders: responders)
+      } else {
+        preconditionFailure("\(name) needs NotificationCenter.AsyncMessage (macOS 26, iOS 26)")
+      }
+    default: preconditionFailure("\(name) takes no part in the actor scenario")
+    }
+  }
+
   /// Whether this platform has what the contender needs: Foundation's typed messages are new on Apple platforms.
   var isAvailable: Bool {
-    guard self == .mainActorMessage else { return true }
+    guard self == .mainActorMessage || self == .asyncMessage else { return true }
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
       return true
     }

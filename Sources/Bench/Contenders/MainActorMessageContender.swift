@@ -1,14 +1,16 @@
 import BenchHarness
 import Foundation
 
-/// `main-actor-message` in `fanout`: Foundation's typed `NotificationCenter.MainActorMessage`. Each responder adds
-/// its own observer with `addObserver(of:for:)`, holding itself weakly, and every event is one `post(_:)` on the
-/// main actor, which calls the observers there and then.
+/// `main-actor-message` in `fanout` and `source-fanout`: Foundation's typed `NotificationCenter.MainActorMessage`.
+/// Each responder adds its own observer with `addObserver(of:for:)`, holding itself weakly, and every event is one
+/// `post(_:)` on the main actor, which calls the observers there and then. What a post carries and what a responder
+/// does with it is the message's (``ResponderMessage``): the fan-out event in `fanout`, the keyboard `userInfo`,
+/// decoded by every observer, in `source-fanout`.
 ///
-/// `post(_:)` may only be called on the main actor, where Bench measures the `fanout` scenario. Called from
-/// another thread, ``send(events:)`` runs its posts there as one block.
+/// `post(_:)` may only be called on the main actor, where Bench measures both scenarios. Called from another thread,
+/// ``send(events:)`` runs its posts there as one block.
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, *)
-final class MainActorMessageContender: Contender {
+final class MainActorMessageContender<Message: ResponderMessage>: Contender {
   private let center = NotificationCenter()
   private let responders: [Responder]
   /// One per responder; reserved up front so `memory` would count only what observing costs.
@@ -21,35 +23,16 @@ final class MainActorMessageContender: Contender {
 
   func subscribeAll() {
     for responder in responders {
-      observations.append(
-        center.addObserver(of: AnyObject.self, for: .fanoutEvent) { [weak responder] message in
-          responder?.handle(message.event)
-        })
+      observations.append(Message.observe(for: responder, on: center))
     }
   }
 
   func send(events: Int) {
     let center = center
     MainActorHop.run {
-      for sequence in 0..<events {
-        center.post(FanoutMessage(event: FanoutEvent(sequence: sequence)))
-      }
+      Message.post(events, on: center)
     }
   }
 
   var deliveries: Int { responders.deliveries }
-}
-
-/// The fan-out event as a typed main-actor message, about no subject in particular.
-@available(macOS 26, iOS 26, tvOS 26, watchOS 26, *)
-struct FanoutMessage: NotificationCenter.MainActorMessage {
-  typealias Subject = AnyObject
-
-  var event: FanoutEvent
-}
-
-@available(macOS 26, iOS 26, tvOS 26, watchOS 26, *)
-extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.BaseMessageIdentifier<FanoutMessage> {
-  /// The fan-out event's message.
-  static var fanoutEvent: Self { .init() }
 }
