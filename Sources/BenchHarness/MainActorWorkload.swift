@@ -25,32 +25,11 @@ public enum MainActorWorkload {
     name: String, pattern: SendingPattern, responders: [MainActorResponder], completion: BatchCompletion,
     timeout: Duration = batchTimeout, send: @escaping (MainActorEvent) -> Void
   ) -> TimedWorkload {
-    let batch = pattern.eventsPerBatch
-    let state = RunState()
-    return TimedWorkload(
-      name: name, unitsPerIteration: batch * responders.count,
-      run: { iterations in
-        guard !state.timedOut else { return }
-        for _ in 0..<iterations {
-          for index in 0..<batch {
-            send(MainActorEvent(sequence: state.nextSequence + index, endsBatch: index == batch - 1))
-          }
-          state.nextSequence &+= batch
-          guard completion.wait(timeout: timeout) else {
-            state.timedOut = true
-            return
-          }
-        }
-      },
+    BatchedWorkload.make(
+      name: name, pattern: pattern, responderCount: responders.count, timeout: timeout, wait: completion.wait,
       completedUnits: { MainActorHop.run { responders.deliveries } },
       counter: MainQueueBlocks.isCounting
-        ? TimedWorkload.Counter(read: { MainQueueBlocks.enqueued }, unitsPerIteration: batch) : nil)
-  }
-
-  /// What one workload remembers between repetitions; only the measuring thread touches it.
-  private final class RunState {
-    var nextSequence = 0
-    /// Set when a batch was not delivered in time: later repetitions do nothing, and the delivery check fails.
-    var timedOut = false
+        ? TimedWorkload.Counter(read: { MainQueueBlocks.enqueued }, unitsPerIteration: pattern.eventsPerBatch) : nil,
+      send: { sequence, endsBatch in send(MainActorEvent(sequence: sequence, endsBatch: endsBatch)) })
   }
 }

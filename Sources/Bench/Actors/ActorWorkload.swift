@@ -23,30 +23,9 @@ enum ActorWorkload {
     timeout: Duration = MainActorWorkload.batchTimeout, send: @escaping (ActorEvent) -> Void
   ) -> TimedWorkload {
     precondition(completion.eventsPerBatch == pattern.eventsPerBatch, "the completion counts other batches")
-    let batch = pattern.eventsPerBatch
-    let state = RunState()
-    return TimedWorkload(
-      name: name, unitsPerIteration: batch * responders.count,
-      run: { iterations in
-        guard !state.timedOut else { return }
-        for _ in 0..<iterations {
-          for index in 0..<batch {
-            send(ActorEvent(sequence: state.nextSequence + index))
-          }
-          state.nextSequence &+= batch
-          guard completion.wait(timeout: timeout) else {
-            state.timedOut = true
-            return
-          }
-        }
-      },
-      completedUnits: { waitForValue { await responders.deliveries } })
-  }
-
-  /// What one workload remembers between repetitions; only the measuring thread touches it.
-  private final class RunState {
-    var nextSequence = 0
-    /// Set when a batch was not applied in time: later repetitions do nothing, and the delivery check fails.
-    var timedOut = false
+    return BatchedWorkload.make(
+      name: name, pattern: pattern, responderCount: responders.count, timeout: timeout, wait: completion.wait,
+      completedUnits: { waitForValue { await responders.deliveries } },
+      send: { sequence, _ in send(ActorEvent(sequence: sequence)) })
   }
 }
