@@ -135,10 +135,7 @@ import Testing
     for event in KeyboardEvent.everyKind {
       center.post(event)
     }
-    for _ in 0..<5_000 {
-      if await screen.calls.count >= 3 { break }
-      try? await Task.sleep(nanoseconds: 1_000_000)
-    }
+    await Documentation.waitUntil { screen.calls.count >= 3 }
     #expect(await screen.calls == ["willShow 300", "didChangeFrame 340", "didHide"])
   }
 

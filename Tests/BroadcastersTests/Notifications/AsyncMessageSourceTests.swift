@@ -180,7 +180,8 @@
       #expect(weakRecorder == nil, "the broadcaster kept a responder alive")
       #expect(source.observerCount == 1)
       center.post(ImportDidFinish(batch: 2), subject: queue)
-      let disconnected = await eventually { source.observerCount == 0 }
+      // The broadcaster counts the disconnect after the source has removed its observer: wait for both.
+      let disconnected = await eventually { source.observerCount == 0 && broadcaster.disconnectCount == 1 }
       #expect(disconnected)
       #expect(broadcaster.disconnectCount == 1)
     }
