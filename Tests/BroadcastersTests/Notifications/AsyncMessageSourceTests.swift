@@ -285,6 +285,9 @@
       }
       guard finished else { return }
       broadcaster.pruneDeadSubscribers()
+      // A message still being delivered may have found the last responders dead and be stopping the source on its
+      // task; the prune then leaves the stop to that task, which counts the disconnect once the observer is gone.
+      #expect(await eventually { broadcaster.connectCount == broadcaster.disconnectCount })
       #expect(mostObservers.withLock { $0 } == 1)
       #expect(source.observerCount == 0)
       #expect(!broadcaster.isConnected)
