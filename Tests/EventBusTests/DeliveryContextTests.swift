@@ -107,7 +107,7 @@ import Testing
         })
     else { return }
     let total = 4 * perSender
-    let arrived = waitUntil(timeout: 60) {
+    let arrived = await suspendUntil {
       serialLog.count == total && concurrentLog.count == total && mainLog.count == total
     }
     #expect(arrived, "serial \(serialLog.count), concurrent \(concurrentLog.count), main \(mainLog.count) of \(total)")

@@ -96,7 +96,8 @@ import Testing
     let token = numbers.subscribe { log.append($0) }
     continuation.yield("1")
     continuation.finish(throwing: Broken())
-    #expect(await eventually { numbers.decodeFailureCount == 1 })
+    // The count goes up before the hook runs: wait for both.
+    #expect(await eventually { numbers.decodeFailureCount == 1 && failures.count == 1 })
     #expect(log.elements == [1])
     #expect(failures.elements == [DecodeFailure(name: "numbers", reason: .other("the sequence threw Broken()"))])
     token.cancel()

@@ -180,7 +180,8 @@
       #expect(weakRecorder == nil, "the broadcaster kept a responder alive")
       #expect(source.observerCount == 1)
       center.post(ImportDidFinish(batch: 2), subject: queue)
-      let disconnected = await eventually { source.observerCount == 0 }
+      // The broadcaster counts the disconnect after the source has removed its observer: wait for both.
+      let disconnected = await eventually { source.observerCount == 0 && broadcaster.disconnectCount == 1 }
       #expect(disconnected)
       #expect(broadcaster.disconnectCount == 1)
     }
@@ -284,6 +285,9 @@
       }
       guard finished else { return }
       broadcaster.pruneDeadSubscribers()
+      // A message still being delivered may have found the last responders dead and be stopping the source on its
+      // task; the prune then leaves the stop to that task, which counts the disconnect once the observer is gone.
+      #expect(await eventually { broadcaster.connectCount == broadcaster.disconnectCount })
       #expect(mostObservers.withLock { $0 } == 1)
       #expect(source.observerCount == 0)
       #expect(!broadcaster.isConnected)

@@ -407,7 +407,8 @@ extension Documentation {
       #expect(downloads.subscriberCount == 0)
     }
 
-    @Test func valuesReadBeforeTheTaskSubscribesAtOnceAndEndsWhenTheTaskIsCancelled() async {
+    // On the main actor, as the task: it cannot start, see the cancel and end the subscription before the count below.
+    @Test @MainActor func valuesReadBeforeTheTaskSubscribesAtOnceAndEndsWhenTheTaskIsCancelled() async {
       let downloads = Output<Int>()
       // snippet: runtime-values-task
       let percents = downloads.values  // subscribed here: read it before the task, not inside it

@@ -85,7 +85,7 @@ import Testing
     for value in 0..<3 { output.send(value) }
     #expect(recorder.count == 0)
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { gate.signal() }
-    #expect(await recorder.waitForEvents(count: 3, timeout: 10))
+    #expect(await recorder.waitForEvents(count: 3, timeout: 120))
     #expect(recorder.events == [0, 1, 2])
   }
 
@@ -98,36 +98,39 @@ import Testing
     let elapsed = Date().timeIntervalSince(start)
     #expect(!arrived)
     #expect(elapsed >= 0.1)
-    // Generous: the waiter resumes on the cooperative pool, which other tests' threads can keep busy for a while
-    // (seconds under ThreadSanitizer on two cores).
-    #expect(elapsed < 60)
+    // Generous: the waiter resumes on the cooperative pool, which can be more than a minute behind when every test
+    // starts at once under ThreadSanitizer on two cores (74 s seen).
+    #expect(elapsed < watchdogTimeout)
     // A later event does not disturb the waiter that gave up.
     output.send(2)
     #expect(recorder.events == [1, 2])
   }
 
   @Test func waitReturnsFalseWhenTheWaitingTaskIsCancelled() async {
+    // The waiters' own limit is far beyond the bound checked below, so only the cancel can end them in time. The
+    // bound is generous: the cooperative pool can be more than a minute behind under ThreadSanitizer (74 s seen).
+    let limit = 3 * watchdogTimeout
     let recorder = EventRecorder<Int>()
     let start = Date()
-    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: 120) }
+    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: limit) }
     try? await Task.sleep(nanoseconds: 20_000_000)
     waiting.cancel()
     #expect(await waiting.value == false)
-    #expect(Date().timeIntervalSince(start) < 60)
+    #expect(Date().timeIntervalSince(start) < watchdogTimeout)
 
     let alreadyCancelled = Task {
       withUnsafeCurrentTask { $0?.cancel() }
-      return await recorder.waitForEvents(count: 1, timeout: 120)
+      return await recorder.waitForEvents(count: 1, timeout: limit)
     }
     #expect(await alreadyCancelled.value == false)
-    #expect(Date().timeIntervalSince(start) < 60)
+    #expect(Date().timeIntervalSince(start) < watchdogTimeout)
   }
 
   @Test func severalWaitersAreEachResumedWhenTheirCountIsReached() async {
     let output = Output<Int>()
     let recorder = EventRecorder(output)
-    async let two = recorder.waitForEvents(count: 2, timeout: 10)
-    async let four = recorder.waitForEvents(count: 4, timeout: 10)
+    async let two = recorder.waitForEvents(count: 2, timeout: 120)
+    async let four = recorder.waitForEvents(count: 4, timeout: 120)
     async let never = recorder.waitForEvents(count: 100, timeout: 0.2)
     Thread.detachNewThread {
       for value in 0..<4 {
@@ -146,7 +149,7 @@ import Testing
     Thread.detachNewThread {
       for value in 0..<5 { output.send(value) }
     }
-    #expect(await recorder.waitForEvents(count: 5, timeout: 10))
+    #expect(await recorder.waitForEvents(count: 5, timeout: 120))
     #expect(recorder.events == Array(0..<5))
   }
 
@@ -155,13 +158,18 @@ import Testing
     let recorder = EventRecorder(output)
     let threads = 4
     let iterations = stressIterations(5_000)
-    async let allArrived = recorder.waitForEvents(count: threads * iterations, timeout: 60)
+    // The first thread starts the waiter: runs of threads take turns, and the wait for this run's turn must not count
+    // against the waiter's timeout.
+    let waiter = LockedState<Task<Bool, Never>?>(nil)
     await runConcurrently(threads: threads) { thread in
+      if thread == 0 {
+        waiter.withLock { $0 = Task { await recorder.waitForEvents(count: threads * iterations, timeout: 120) } }
+      }
       for iteration in 0..<iterations {
         output.send(thread * iterations + iteration)
       }
     }
-    #expect(await allArrived)
+    #expect(await waiter.withLock { $0 }?.value == true)
     #expect(Set(recorder.events) == Set(0..<(threads * iterations)))
   }
 }

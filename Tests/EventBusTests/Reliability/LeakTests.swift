@@ -76,7 +76,7 @@ import Testing
     responder = nil
     if let output {
       output.send(make())  // meets the dead responder, if any, and prunes it
-      let freed = waitUntil(timeout: 10) {
+      let freed = waitUntil {
         weakResponder == nil && weakCaptured == nil && LiveObjects.count("Output.Entry", for: Event.self) == 0
           && LiveObjects.count("DeliveryLane", for: Event.self) == 0
       }
@@ -87,7 +87,7 @@ import Testing
       }
     }
     output = nil
-    let freed = waitUntil(timeout: 10) {
+    let freed = waitUntil {
       weakOutput == nil && weakResponder == nil && weakCaptured == nil && LiveObjects.total(for: Event.self) == 0
     }
     if !freed {

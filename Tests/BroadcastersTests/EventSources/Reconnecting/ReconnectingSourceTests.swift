@@ -80,7 +80,8 @@ import Testing
     }
     let values = Broadcaster(source: source)
     let token = values.subscribe { _ in }
-    #expect(await eventually { source.statistics.isConnected })
+    // A session reports its change after it is counted as connected: wait for the report too.
+    #expect(await eventually { source.statistics.isConnected && changes.count >= 5 })
     #expect(source.statistics.failedAttemptCount == 4)
     #expect(source.statistics.lossCount == 0)
     #expect(source.statistics.connectCount == 1)
