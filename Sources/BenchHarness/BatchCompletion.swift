@@ -33,31 +33,34 @@ public final class BatchCompletion {
   /// Waits until every responder has handled the last event of the batch; `false` if that took longer than
   /// `timeout`, which means a contender lost events.
   ///
-  /// Spins first, for up to ``spinLimit``, watching the count of completed batches, and only then blocks. The
-  /// sender's wait is the benchmark's, not the contenders': no app blocks the thread that sends until the main actor
-  /// has delivered. A blocked thread is woken by the kernel, which on a virtual machine with idle virtual processors
+  /// Spins first, for up to ``spinLimit`` if the last wait took less, watching the count of completed batches, and
+  /// only then blocks. The sender's wait is the benchmark's, not the contenders': no app blocks the thread that sends
+  /// until the main actor has delivered. A blocked thread is woken by the kernel, which on a virtual machine with idle virtual processors
   /// costs tens of microseconds a burst, the same for every contender; spinning keeps that out of the figures, which
   /// then measure the delivery. The main thread's own wakeup, which an app does pay, stays in.
   @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
   public nonisolated func wait(timeout: Duration) -> Bool {
-    if Self.spinLimit > 0 {
-      let spinEnd = DispatchTime.now().uptimeNanoseconds &+ Self.spinLimit
+    let start = DispatchTime.now().uptimeNanoseconds
+    if Self.spinLimit > 0 && completed.lastWaitWasShort {
+      let spinEnd = start &+ Self.spinLimit
       while !completed.hasUnseenBatch && DispatchTime.now().uptimeNanoseconds < spinEnd {}
     }
     let nanoseconds = Int(min(timeout.nanoseconds, Double(Int.max / 2)))
     guard finished.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return false }
+    completed.lastWaitWasShort = DispatchTime.now().uptimeNanoseconds &- start < Self.spinLimit
     completed.see()
     return true
   }
 
-  /// How long, in nanoseconds, ``wait(timeout:)`` spins before it blocks: 2 ms, longer than a burst of `output`'s up
-  /// to N = 1,000. None on a single processor, where the spin would take the main thread's time, and none with
-  /// `BENCH_BLOCKING_WAIT` set, for a profiler, which would count the spin's instructions.
+  /// How long, in nanoseconds, ``wait(timeout:)`` spins before it blocks: 1 ms, and only after a wait that took less,
+  /// so that a contender whose batches take longer gets a sleeping sender rather than one that spins beside it for
+  /// nothing, which on a shared machine can take the main thread's processor. None on a single processor, and none
+  /// with `BENCH_BLOCKING_WAIT` set, for a profiler, which would count the spin's instructions.
   nonisolated static let spinLimit: UInt64 = {
     guard ProcessInfo.processInfo.activeProcessorCount > 1,
       ProcessInfo.processInfo.environment["BENCH_BLOCKING_WAIT"] == nil
     else { return 0 }
-    return 2_000_000
+    return 1_000_000
   }()
 }
 
@@ -66,6 +69,8 @@ private final class BatchCount: @unchecked Sendable {
   private let lock = NSLock()
   private var completed = 0
   private var seen = 0
+  /// Whether the last wait ended within the spin limit. Only the waiting thread reads and writes it.
+  var lastWaitWasShort = true
 
   var hasUnseenBatch: Bool {
     lock.lock()
