@@ -41,6 +41,18 @@ class Entry: SubscriptionTarget {
   /// is not generic: naming the generic entry class there would cost a run-time metadata lookup per delivery, in code
   /// that runs unspecialised.
   func receiveQueued(_ event: UnsafeRawPointer) {}
+
+  /// Initialises `slot` with what the lane holds for the entry during a run of waiting events (``HeldResponders``):
+  /// its responder, or `nil`. Entries without a responder hold nothing.
+  func holdQueued(at slot: UnsafeMutablePointer<AnyObject?>) {
+    slot.initialize(to: nil)
+  }
+
+  /// Delivers as ``receiveQueued(_:)`` does, during a run in which the lane holds `held` for the entry
+  /// (``holdQueued(at:)``). Entries without a responder ignore it.
+  func receiveQueued(_ event: UnsafeRawPointer, held: UnsafeMutablePointer<AnyObject?>) {
+    receiveQueued(event)
+  }
 }
 
 /// The owner of a subscriber list: an output, which a handle asks to remove its entry.

@@ -117,6 +117,13 @@ extension Output {
       super.init(route: route)
     }
 
+    /// An entry for a responder whose handler is erased already (``ResponderHandler/erased``).
+    init(_ responder: AnyObject, erasedHandler: @escaping @Sendable (AnyObject, Event) -> Void, route: EntryRoute) {
+      self.responder = responder
+      self.handler = erasedHandler
+      super.init(route: route)
+    }
+
     override final func deliver(_ event: Event) -> Bool {
       deliverNow(event)
     }
@@ -144,7 +151,7 @@ extension Output {
   /// of the other. Reinterpreting the struct copies the two words of the closure; reinterpreting the function value
   /// itself would not: as a generic value it is converted through reabstraction thunks, an allocation each. The
   /// forgotten type comes back by construction: `ResponderEntry` calls the result only with its own responder.
-  private struct ResponderHandler<Responder: AnyObject & Sendable> {
+  struct ResponderHandler<Responder: AnyObject & Sendable> {
     let call: @Sendable (Responder, Event) -> Void
 
     init(_ call: @escaping @Sendable (Responder, Event) -> Void) {

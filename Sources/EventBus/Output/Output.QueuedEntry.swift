@@ -40,6 +40,9 @@ extension Output {
     private let cancelled = OnceFlag()
     /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
     private weak var output: Output?
+    /// The handler, as the lane calls it: with the event's address. A stored value of its own, read in place: made
+    /// from `handler` for each call, it would be a copy, a retain and a release of the handler's context each time.
+    private let borrowingHandler: BorrowingHandler
 
     init<Responder: AnyObject & Sendable>(
       _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, lane: DeliveryLane<Event>,
@@ -47,7 +50,9 @@ extension Output {
     ) {
       self.lane = lane
       self.output = output
-      super.init(responder, handler: handler, route: .queued)
+      let erased = ResponderHandler(handler).erased
+      borrowingHandler = unsafeBitCast(StoredHandler(call: erased), to: BorrowingHandler.self)
+      super.init(responder, erasedHandler: erased, route: .queued)
     }
 
     override func receive(_ event: Event) -> Bool {
@@ -65,7 +70,27 @@ extension Output {
       // Once the responder's deinit has begun, the weak reference reads nil (G4), and nothing can ever be delivered
       // again. The event is borrowed where it waits, not copied.
       guard let responder else { return cancel() }
-      unsafeBitCast(StoredHandler(call: handler), to: BorrowingHandler.self).call(responder, event)
+      borrowingHandler.call(responder, event)
+    }
+
+    override func holdQueued(at slot: UnsafeMutablePointer<AnyObject?>) {
+      guard !cancelled.isSet else { return slot.initialize(to: nil) }
+      let responder = self.responder
+      slot.initialize(to: responder)
+      if responder == nil {
+        cancel()
+      }
+    }
+
+    override func receiveQueued(_ event: UnsafeRawPointer, held: UnsafeMutablePointer<AnyObject?>) {
+      guard !cancelled.isSet, let responder = UnsafeRawPointer(held).load(as: UnsafeRawPointer?.self) else { return }
+      // The run's reference is the last: the responder's owners let it go, and without the run it would be
+      // deinitialising, its weak reference nil (G4). It goes now, its deinit run here as a weak load's release would.
+      guard !isKnownUniquelyReferenced(&held.pointee) else {
+        held.pointee = nil
+        return cancel()
+      }
+      Unmanaged<AnyObject>.fromOpaque(responder)._withUnsafeGuaranteedRef { borrowingHandler.call($0, event) }
     }
 
     override var contextDescription: String { lane.contextDescription }
