@@ -76,6 +76,56 @@ import Testing
     withExtendedLifetime(first) {}
   }
 
+  @Test func responderSubscribedTwiceAndLetGoMidRunGetsNothingMoreThroughEitherSubscription() async {
+    // The run holds the responder once for both subscriptions: held twice, it would never look let go.
+    let output = Output<Int>()
+    let queue = DispatchQueue(label: "run")
+    let log = Log<String>()
+    let owner = Slot<Screen>(Screen("B", log: log))
+    let first = Screen("A", log: log)
+    output.subscribe(first, on: .queue(queue)) { screen, event in
+      screen.handle(event)
+      if event == 2 {
+        owner.put(nil)
+      }
+    }
+    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event) }
+    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event + 100) }
+
+    #expect(await Self.sendBurst(0..<5, to: output, on: queue))
+    #expect(
+      log.elements == ["A 0", "B 0", "B 100", "A 1", "B 1", "B 101", "A 2", "B deinit", "A 3", "A 4"])
+    #expect(output.subscriberCount == 1)
+    withExtendedLifetime(first) {}
+  }
+
+  @Test func responderSubscribedTwiceAmongManyIsHeldOnce() async {
+    // Among 200 other responders, so the run's search for a responder held twice must tell many addresses apart.
+    let output = Output<Int>()
+    let queue = DispatchQueue(label: "run")
+    let log = Log<String>()
+    let others = (0..<200).map { _ in LifetimeProbe() }
+    let received = Counter()
+    let owner = Slot<Screen>(Screen("B", log: log))
+    let first = Screen("A", log: log)
+    output.subscribe(first, on: .queue(queue)) { screen, event in
+      screen.handle(event)
+      if event == 1 {
+        owner.put(nil)
+      }
+    }
+    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event) }
+    for other in others {
+      output.subscribe(other, on: .queue(queue)) { _, _ in received.increment() }
+    }
+    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event + 100) }
+
+    #expect(await Self.sendBurst(0..<3, to: output, on: queue))
+    #expect(log.elements == ["A 0", "B 0", "B 100", "A 1", "B deinit", "A 2"])
+    #expect(received.current == 3 * others.count)
+    withExtendedLifetime((first, others)) {}
+  }
+
   @Test func mainActorResponderLetGoMidRunGetsNothingMoreAndDeinitialisesAtOnce() async {
     // The same on the main queue, whose lane runs inline on the main actor but queues what is sent from elsewhere.
     let output = Output<Int>()

@@ -12,6 +12,11 @@
 /// release would have, and cancels itself. That check reads the reference count, which works for native Swift objects
 /// only: where Objective-C objects can be responders, lanes do not hold them, and load them for each delivery.
 ///
+/// A responder subscribed more than once in the run is held once, in one slot its entries share: two references of
+/// the run's would keep its count above one for the whole run, as if its owners still held it. A responder that
+/// another queue's block holds at the same time looks held too: it gets that block's events until one of the two
+/// runs lets it go, as it would get an event whose delivery on another thread had taken a reference to it.
+///
 /// Not generic, like the rest of the lane's per-event code. Belongs to the lane's block, one at a time.
 struct HeldResponders {
   /// Whether lanes hold responders on this platform.
@@ -21,8 +26,15 @@ struct HeldResponders {
     static let isAvailable = true
   #endif
 
-  /// One slot per offset of the run, each a responder or `nil` (an entry without a responder, or one gone).
+  /// One slot per offset of the run, each a responder or `nil` (an entry without a responder, one gone, or one whose
+  /// responder an earlier slot holds).
   private var storage: UnsafeMutablePointer<AnyObject?>?
+  /// For each offset of the run, the slot that holds its responder: its own, or an earlier one's.
+  private var slots: UnsafeMutablePointer<Int32>?
+  /// An open-addressing set of the run's responders' addresses, to find one held twice: `2^tableBits` words, at
+  /// least twice `capacity`, zero where empty.
+  private var table: UnsafeMutablePointer<UInt>?
+  private var tableBits = 0
   private var capacity = 0
   private var count = 0
   /// The run's list and offsets, kept so that their buffers' addresses identify the run: no other buffer can take
@@ -43,10 +55,15 @@ struct HeldResponders {
     let needed = item.offsets.count
     if capacity < needed {
       storage?.deallocate()
+      slots?.deallocate()
+      table?.deallocate()
       capacity = Swift.max(needed, capacity &* 2)
       storage = .allocate(capacity: capacity)
+      slots = .allocate(capacity: capacity)
+      tableBits = Int.bitWidth &- (capacity &* 2 &- 1).leadingZeroBitCount
+      table = .allocate(capacity: 1 &<< tableBits)
     }
-    let storage = storage.unsafelyUnwrapped
+    let (storage, slots) = (storage.unsafelyUnwrapped, slots.unsafelyUnwrapped)
     item.entries.withUnsafeBufferPointer { entries in
       for (index, offset) in item.offsets.enumerated() {
         if let entry = entries[Int(offset)] {
@@ -54,16 +71,59 @@ struct HeldResponders {
         } else {
           (storage + index).initialize(to: nil)
         }
+        slots[index] = Int32(truncatingIfNeeded: index)
       }
     }
     count = needed
     entries = item.entries
     offsets = item.offsets
+    if needed > 1 && holdsAResponderTwice() {
+      shareSlots()
+    }
+  }
+
+  /// Whether two slots hold the same responder. A set of addresses in the table, hashed by multiplying: about ten
+  /// instructions a responder, and no allocation, where a `Set` would hash each with SipHash.
+  private func holdsAResponderTwice() -> Bool {
+    let (storage, table) = (storage.unsafelyUnwrapped, table.unsafelyUnwrapped)
+    let mask = (1 &<< tableBits) &- 1
+    table.update(repeating: 0, count: mask &+ 1)
+    for index in 0..<count {
+      guard let responder = UnsafeRawPointer(storage + index).load(as: UnsafeRawPointer?.self) else { continue }
+      let address = UInt(bitPattern: responder)
+      var position = Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth &- tableBits))
+      while true {
+        let occupant = table[position]
+        if occupant == 0 {
+          table[position] = address
+          break
+        }
+        if occupant == address { return true }
+        position = (position &+ 1) & mask
+      }
+    }
+    return false
+  }
+
+  /// Makes each responder held once: a later slot holding a responder an earlier one holds lets it go, which is not
+  /// its last release, and its offset shares the earlier slot.
+  private func shareSlots() {
+    let (storage, slots) = (storage.unsafelyUnwrapped, slots.unsafelyUnwrapped)
+    var first: [UnsafeRawPointer: Int32] = [:]
+    for index in 0..<count {
+      guard let responder = UnsafeRawPointer(storage + index).load(as: UnsafeRawPointer?.self) else { continue }
+      if let earlier = first[responder] {
+        storage[index] = nil
+        slots[index] = earlier
+      } else {
+        first[responder] = Int32(truncatingIfNeeded: index)
+      }
+    }
   }
 
   /// Hands the event at `event` to the run's entries, in order, each with its slot.
   func deliver(_ event: UnsafeRawPointer) {
-    guard let entries, let offsets, let storage else { return }
+    guard let entries, let offsets, let storage, let slots else { return }
     entries.withUnsafeBufferPointer { entries in
       guard let base = UnsafeRawPointer(entries.baseAddress) else { return }
       for index in offsets.indices {
@@ -72,7 +132,7 @@ struct HeldResponders {
             fromByteOffset: Int(offsets[index]) &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
         else { continue }
         Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef {
-          $0.receiveQueued(event, held: storage + index)
+          $0.receiveQueued(event, held: storage + Int(slots[index]))
         }
       }
     }
@@ -93,6 +153,8 @@ struct HeldResponders {
   mutating func free() {
     end()
     storage?.deallocate()
+    slots?.deallocate()
+    table?.deallocate()
     self = HeldResponders()
   }
 
