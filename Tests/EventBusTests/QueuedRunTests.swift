@@ -56,119 +56,106 @@ import Testing
     return await runOnThread(sourceLocation: sourceLocation) { queue.sync {} }
   }
 
-  @Test func responderLetGoByAnEarlierSubscriberMidRunGetsNothingMoreAndDeinitialisesAtOnce() async {
+  /// An output whose first subscriber, screen A, lets screen B go when it handles `event`: `letGo` drops B's only
+  /// owner, a slot. B is subscribed by ``subscribeB(adding:)``, once or more, after whatever the test adds between.
+  private struct LetGoMidRun {
     let output = Output<Int>()
-    let queue = DispatchQueue(label: "run")
     let log = Log<String>()
-    let owner = Slot<Screen>(Screen("B", log: log))
-    let first = Screen("A", log: log)
-    output.subscribe(first, on: .queue(queue)) { screen, event in
-      screen.handle(event)
-      if event == 2 {
-        owner.put(nil)
+    let context: DeliveryContext
+    let owner: Slot<Screen>
+    let first: Screen
+
+    init(
+      on context: DeliveryContext, at event: Int,
+      letGo: @escaping @Sendable (Slot<Screen>) -> Void = { $0.put(nil) },
+      onDeinitOfB: @escaping @Sendable (Output<Int>) -> Void = { _ in }
+    ) {
+      self.context = context
+      let (output, log) = (output, log)
+      owner = Slot(Screen("B", log: log) { onDeinitOfB(output) })
+      first = Screen("A", log: log)
+      let (owner, letGoAt) = (owner, event)
+      output.subscribe(first, on: context) { screen, event in
+        screen.handle(event)
+        if event == letGoAt {
+          letGo(owner)
+        }
       }
     }
-    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event) }
 
-    #expect(await Self.sendBurst(0..<5, to: output, on: queue))
-    #expect(log.elements == ["A 0", "B 0", "A 1", "B 1", "A 2", "B deinit", "A 3", "A 4"])
-    #expect(output.subscriberCount == 1, "the dead responder's subscription was not removed")
-    withExtendedLifetime(first) {}
+    /// Subscribes B, whose handler logs each event plus `adding`.
+    func subscribeB(adding offset: Int = 0) {
+      output.subscribe(owner.value!, on: context) { screen, event in screen.handle(event + offset) }
+    }
+  }
+
+  @Test func responderLetGoByAnEarlierSubscriberMidRunGetsNothingMoreAndDeinitialisesAtOnce() async {
+    let queue = DispatchQueue(label: "run")
+    let run = LetGoMidRun(on: .queue(queue), at: 2)
+    run.subscribeB()
+
+    #expect(await Self.sendBurst(0..<5, to: run.output, on: queue))
+    #expect(run.log.elements == ["A 0", "B 0", "A 1", "B 1", "A 2", "B deinit", "A 3", "A 4"])
+    #expect(run.output.subscriberCount == 1, "the dead responder's subscription was not removed")
   }
 
   @Test func responderSubscribedTwiceAndLetGoMidRunGetsNothingMoreThroughEitherSubscription() async {
     // The run holds the responder once for both subscriptions: held twice, it would never look let go.
-    let output = Output<Int>()
     let queue = DispatchQueue(label: "run")
-    let log = Log<String>()
-    let owner = Slot<Screen>(Screen("B", log: log))
-    let first = Screen("A", log: log)
-    output.subscribe(first, on: .queue(queue)) { screen, event in
-      screen.handle(event)
-      if event == 2 {
-        owner.put(nil)
-      }
-    }
-    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event) }
-    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event + 100) }
+    let run = LetGoMidRun(on: .queue(queue), at: 2)
+    run.subscribeB()
+    run.subscribeB(adding: 100)
 
-    #expect(await Self.sendBurst(0..<5, to: output, on: queue))
+    #expect(await Self.sendBurst(0..<5, to: run.output, on: queue))
     #expect(
-      log.elements == ["A 0", "B 0", "B 100", "A 1", "B 1", "B 101", "A 2", "B deinit", "A 3", "A 4"])
-    #expect(output.subscriberCount == 1)
-    withExtendedLifetime(first) {}
+      run.log.elements == ["A 0", "B 0", "B 100", "A 1", "B 1", "B 101", "A 2", "B deinit", "A 3", "A 4"])
+    #expect(run.output.subscriberCount == 1)
   }
 
   @Test func responderSubscribedTwiceAmongManyIsHeldOnce() async {
     // Among 200 other responders, so the run's search for a responder held twice must tell many addresses apart.
-    let output = Output<Int>()
     let queue = DispatchQueue(label: "run")
-    let log = Log<String>()
+    let run = LetGoMidRun(on: .queue(queue), at: 1)
     let others = (0..<200).map { _ in LifetimeProbe() }
     let received = Counter()
-    let owner = Slot<Screen>(Screen("B", log: log))
-    let first = Screen("A", log: log)
-    output.subscribe(first, on: .queue(queue)) { screen, event in
-      screen.handle(event)
-      if event == 1 {
-        owner.put(nil)
-      }
-    }
-    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event) }
+    run.subscribeB()
     for other in others {
-      output.subscribe(other, on: .queue(queue)) { _, _ in received.increment() }
+      run.output.subscribe(other, on: .queue(queue)) { _, _ in received.increment() }
     }
-    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event + 100) }
+    run.subscribeB(adding: 100)
 
-    #expect(await Self.sendBurst(0..<3, to: output, on: queue))
-    #expect(log.elements == ["A 0", "B 0", "B 100", "A 1", "B deinit", "A 2"])
+    #expect(await Self.sendBurst(0..<3, to: run.output, on: queue))
+    #expect(run.log.elements == ["A 0", "B 0", "B 100", "A 1", "B deinit", "A 2"])
     #expect(received.current == 3 * others.count)
-    withExtendedLifetime((first, others)) {}
+    withExtendedLifetime(others) {}
   }
 
   @Test func mainActorResponderLetGoMidRunGetsNothingMoreAndDeinitialisesAtOnce() async {
     // The same on the main queue, whose lane runs inline on the main actor but queues what is sent from elsewhere.
-    let output = Output<Int>()
-    let log = Log<String>()
-    let owner = Slot<Screen>(Screen("B", log: log))
-    let first = Screen("A", log: log)
-    output.subscribe(first, on: .main) { screen, event in
-      screen.handle(event)
-      if event == 2 {
-        owner.put(nil)
-      }
-    }
-    output.subscribe(owner.value!, on: .main) { screen, event in screen.handle(event) }
+    let run = LetGoMidRun(on: DeliveryContext(kind: .mainActor), at: 2)  // what `on: .main` subscribes with
+    run.subscribeB()
 
-    #expect(await Self.sendBurst(0..<5, to: output, on: .main))
-    #expect(log.elements == ["A 0", "B 0", "A 1", "B 1", "A 2", "B deinit", "A 3", "A 4"])
-    #expect(output.subscriberCount == 1)
-    withExtendedLifetime(first) {}
+    #expect(await Self.sendBurst(0..<5, to: run.output, on: .main))
+    #expect(run.log.elements == ["A 0", "B 0", "A 1", "B 1", "A 2", "B deinit", "A 3", "A 4"])
+    #expect(run.output.subscriberCount == 1)
   }
 
   @Test func responderLetGoOnAnotherThreadMidRunGetsNothingMoreOnceItsOwnerIsGone() async {
     // Its owner lets it go on another thread while the run holds it: it deinitialises at its next turn, on the queue,
     // where without the run the last weak load would have found it gone.
-    let output = Output<Int>()
     let queue = DispatchQueue(label: "run")
-    let log = Log<String>()
-    let owner = Slot<Screen>(Screen("B", log: log))
-    let first = Screen("A", log: log)
     let letGo = Flag()
-    output.subscribe(first, on: .queue(queue)) { screen, event in
-      screen.handle(event)
-      if event == 2 {
-        let done = runOnThreadBlocking(timeout: watchdogTimeout) { owner.put(nil) }
-        if done { letGo.set() }
+    let run = LetGoMidRun(on: .queue(queue), at: 2) { owner in
+      if runOnThreadBlocking(timeout: watchdogTimeout, { owner.put(nil) }) {
+        letGo.set()
       }
     }
-    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event) }
+    run.subscribeB()
 
-    #expect(await Self.sendBurst(0..<5, to: output, on: queue))
+    #expect(await Self.sendBurst(0..<5, to: run.output, on: queue))
     #expect(letGo.isSet)
-    #expect(log.elements == ["A 0", "B 0", "A 1", "B 1", "A 2", "B deinit", "A 3", "A 4"])
-    #expect(output.subscriberCount == 1)
-    withExtendedLifetime(first) {}
+    #expect(run.log.elements == ["A 0", "B 0", "A 1", "B 1", "A 2", "B deinit", "A 3", "A 4"])
+    #expect(run.output.subscriberCount == 1)
   }
 
   @Test func runHoldsNoResponderOnceItIsOver() async {
@@ -187,23 +174,13 @@ import Testing
   @Test func responderWhoseDeinitSendsWhenTheRunLetsItGoIsDeliveredAfterTheBurst() async {
     // The run's release runs the deinit inside the drain; the deinit's send must not wait for a lock the drain holds,
     // and its event comes after the burst (G3, G8).
-    let output = Output<Int>()
     let queue = DispatchQueue(label: "run")
-    let log = Log<String>()
-    let owner = Slot<Screen>(Screen("B", log: log) { output.send(99) })
-    let first = Screen("A", log: log)
-    output.subscribe(first, on: .queue(queue)) { screen, event in
-      screen.handle(event)
-      if event == 1 {
-        owner.put(nil)
-      }
-    }
-    output.subscribe(owner.value!, on: .queue(queue)) { screen, event in screen.handle(event) }
+    let run = LetGoMidRun(on: .queue(queue), at: 1, onDeinitOfB: { $0.send(99) })
+    run.subscribeB()
 
-    #expect(await Self.sendBurst(0..<3, to: output, on: queue))
+    #expect(await Self.sendBurst(0..<3, to: run.output, on: queue))
     #expect(await runOnThread { queue.sync {} })
-    #expect(log.elements == ["A 0", "B 0", "A 1", "B deinit", "A 2", "A 99"])
-    withExtendedLifetime(first) {}
+    #expect(run.log.elements == ["A 0", "B 0", "A 1", "B deinit", "A 2", "A 99"])
   }
 
   @Test func subscriptionsCancelledMidRunGetNothingMore() async {
