@@ -213,9 +213,9 @@ import Testing
     let log = Log<String>()
     let first = Screen("A", log: log)
     let late = Screen("D", log: log)
-    output.subscribe(first, on: .queue(queue)) { screen, event in
+    output.subscribe(first, on: .queue(queue)) { [weak output] screen, event in
       screen.handle(event)
-      if event == 1 {
+      if event == 1, let output {
         output.subscribe(late, on: .queue(queue)) { screen, event in screen.handle(event) }
         output.send(10)
       }
