@@ -17,9 +17,11 @@ extension BenchTestSuite {
     }
 
     @Test(arguments: contenders, [SendingPattern.bursts(events: 7), .bursts(events: 1)])
-    func everyContenderDeliversEveryEventToEveryActorExactlyOnce(name: ContenderName, pattern: SendingPattern) throws {
+    func everyContenderDeliversEveryEventToEveryActorExactlyOnce(name: ContenderName, pattern: SendingPattern)
+      async throws
+    {
       let responderCount = 5
-      let delivered = try onAThreadOfItsOwn {
+      let delivered = try await onAThreadOfItsOwn {
         let (responders, completion) = ActorResponder.crowd(
           count: responderCount, eventsPerBatch: pattern.eventsPerBatch)
         let contender = name.makeActorContender(responders: responders)
@@ -40,10 +42,10 @@ extension BenchTestSuite {
             checksums: Array(repeating: events * (events - 1) / 2, count: responderCount)))
     }
 
-    @Test func theScenarioReportsATimeForEveryContender() throws {
+    @Test func theScenarioReportsATimeForEveryContender() async throws {
       let plan = MeasurementPlan(repetitions: 5, repetitionTarget: .microseconds(50), fixedIterations: 2)
       let figures = try #require(
-        try onAThreadOfItsOwn {
+        try await onAThreadOfItsOwn {
           try ActorScenario.measure(contenders: Self.contenders, responderCount: 3, plan: plan)
         })
       #expect(figures.count == Self.contenders.count)
@@ -51,10 +53,10 @@ extension BenchTestSuite {
       #expect(figures.allSatisfy { $0.minimum <= $0.median && $0.median <= $0.maximum }, "\(figures)")
     }
 
-    @Test func theRunnerWritesOneTimeRowPerContender() throws {
+    @Test func theRunnerWritesOneTimeRowPerContender() async throws {
       let arguments = try Arguments.parse(["--scenario", "actor", "--n", "2", "--iterations", "2"])
       let rows = try #require(
-        try onAThreadOfItsOwn {
+        try await onAThreadOfItsOwn {
           try Runner(arguments: arguments, progress: { _ in }, notice: { _ in }).run()
         })
       #expect(rows.map(\.contender) == Self.contenders.map(\.name))
@@ -64,9 +66,9 @@ extension BenchTestSuite {
         })
     }
 
-    @Test func aContenderThatLosesEventsFailsTheMeasurementInsteadOfHanging() throws {
-      #expect(throws: MeasurementFailure.self) {
-        try onAThreadOfItsOwn {
+    @Test func aContenderThatLosesEventsFailsTheMeasurementInsteadOfHanging() async throws {
+      await #expect(throws: MeasurementFailure.self) {
+        try await onAThreadOfItsOwn {
           let (responders, completion) = ActorResponder.crowd(count: 2, eventsPerBatch: 1)
           // Delivers only to the first actor: the batch never completes.
           let lossy = ActorWorkload.make(
@@ -78,9 +80,9 @@ extension BenchTestSuite {
       }
     }
 
-    @Test func aContenderThatRepeatsEventsFailsTheMeasurement() throws {
-      #expect {
-        try onAThreadOfItsOwn {
+    @Test func aContenderThatRepeatsEventsFailsTheMeasurement() async throws {
+      await #expect {
+        try await onAThreadOfItsOwn {
           let (responders, completion) = ActorResponder.crowd(count: 2, eventsPerBatch: 3)
           // Applies every event twice to each actor before `send` returns.
           let repeating = ActorWorkload.make(
