@@ -599,14 +599,52 @@ import Testing
 
   // MARK: - Delivery on a queue or the main actor
 
-  @Test func queueDeliveryDropsWaitingEventsWithNoLockHeldOnCancel() async {
+  /// Where the queued-delivery tests deliver: a queue of their own, or the main actor.
+  enum QueuedDelivery: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case queue
+    case mainActor
+
+    var testDescription: String { rawValue }
+
+    /// The queue the test holds so that the events wait: its own, or the main one.
+    func makeQueue() -> DispatchQueue {
+      switch self {
+      case .queue: DispatchQueue(label: "held")
+      case .mainActor: .main
+      }
+    }
+
+    /// Subscribes `handler`, token-owned, on `queue` or with `on: .main`.
+    func subscribe(
+      to output: Output<Note>, on queue: DispatchQueue, _ handler: @escaping @Sendable (Note) -> Void
+    ) -> EventSubscription {
+      switch self {
+      case .queue: output.subscribe(on: .queue(queue), handler)
+      case .mainActor: output.subscribe(on: .main) { handler($0) }
+      }
+    }
+
+    /// Subscribes `screen`, held weakly, on `queue` or with `on: .main`.
+    func subscribe(
+      _ screen: Screen, to output: Output<Note>, on queue: DispatchQueue,
+      _ handler: @escaping @Sendable (Screen, Note) -> Void
+    ) {
+      switch self {
+      case .queue: output.subscribe(screen, on: .queue(queue), handler)
+      case .mainActor: output.subscribe(screen, on: .main) { handler($0, $1) }
+      }
+    }
+  }
+
+  @Test(arguments: QueuedDelivery.allCases)
+  func queuedDeliveryDropsWaitingEventsWithNoLockHeldOnCancel(_ delivery: QueuedDelivery) async {
     let output = Output<Note>()
     let journal = ReentryJournal()
     let reentry = Reentry.output(output, sending: Note("plain"))
-    let queue = DispatchQueue(label: "held")
+    let queue = delivery.makeQueue()
     let release = DispatchSemaphore(value: 0)
     queue.async { _ = release.wait(timeout: .now() + 60) }
-    let token = output.subscribe(on: .queue(queue)) {
+    let token = delivery.subscribe(to: output, on: queue) {
       [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _ in
       withExtendedLifetime(object) {}
     }
@@ -619,23 +657,25 @@ import Testing
       // waiting for the queue (the main one) that this test holds.
       release.signal()
     }
-    #expect(finished, "G8: dropping the events waiting for a queue deadlocked")
+    #expect(finished, "G8: dropping the events waiting for the queue deadlocked")
     guard finished else { return abandon(token) }
     #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
     #expect(journal.names.sorted() == ["event 0", "event 1", "event 2", "handler"])
   }
 
-  @Test func queueDeliveryFindingItsResponderDeadReleasesEverythingWithNoLockHeld() async {
+  @Test(arguments: QueuedDelivery.allCases)
+  func queuedDeliveryFindingItsResponderDeadReleasesEverythingWithNoLockHeld(_ delivery: QueuedDelivery) async {
+    // The queue is held until the screen is gone, so its drain finds the screen dead.
     let output = Output<Note>()
     let journal = ReentryJournal()
     let reentry = Reentry.output(output, sending: Note("plain"))
-    let queue = DispatchQueue(label: "held")
+    let queue = delivery.makeQueue()
     let release = DispatchSemaphore(value: 0)
     queue.async { _ = release.wait(timeout: .now() + 60) }
     let finished = await runOnThread(timeout: 60) {
       defer { release.signal() }  // once the screen is gone, so the drain finds it dead; here, as above
       let screen = Screen()
-      output.subscribe(screen, on: .queue(queue)) {
+      delivery.subscribe(screen, to: output, on: queue) {
         [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _, _ in
         withExtendedLifetime(object) {}
       }
@@ -650,58 +690,6 @@ import Testing
     #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
     #expect(journal.names.sorted() == ["event 0", "event 1", "event 2", "handler"])
     #expect(output.occupiedCount == 0)
-  }
-
-  @Test func mainDeliveryFindingItsResponderDeadReleasesEverythingWithNoLockHeld() async {
-    // The main queue is held until the screen is gone, so its drain finds the screen dead.
-    let output = Output<Note>()
-    let journal = ReentryJournal()
-    let reentry = Reentry.output(output, sending: Note("plain"))
-    let release = DispatchSemaphore(value: 0)
-    DispatchQueue.main.async { _ = release.wait(timeout: .now() + 60) }
-    let finished = await runOnThread(timeout: 60) {
-      defer { release.signal() }  // once the screen is gone, so the drain finds it dead; here, as above
-      let screen = Screen()
-      output.subscribe(screen, on: .main) {
-        [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _, _ in
-        withExtendedLifetime(object) {}
-      }
-      withExtendedLifetime(screen) {
-        for index in 0..<3 {
-          output.send(Note("\(index)", holding: ReenteringObject("event \(index)", journal: journal, reentry: reentry)))
-        }
-      }
-    }
-    #expect(finished, "G8: the sends to the main queue deadlocked")
-    guard finished else { return }
-    #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
-    #expect(journal.names.sorted() == ["event 0", "event 1", "event 2", "handler"])
-    #expect(output.occupiedCount == 0)
-  }
-
-  @Test func mainDeliveryDropsWaitingEventsWithNoLockHeldOnCancel() async {
-    let output = Output<Note>()
-    let journal = ReentryJournal()
-    let reentry = Reentry.output(output, sending: Note("plain"))
-    let release = DispatchSemaphore(value: 0)
-    DispatchQueue.main.async { _ = release.wait(timeout: .now() + 60) }
-    let token = output.subscribe(on: .main) {
-      [object = ReenteringObject("handler", journal: journal, reentry: reentry)] _ in
-      withExtendedLifetime(object) {}
-    }
-    let finished = await runOnThread(timeout: 60) {
-      for index in 0..<3 {
-        output.send(Note("\(index)", holding: ReenteringObject("event \(index)", journal: journal, reentry: reentry)))
-      }
-      token.cancel()
-      // Released here, not by the test after its await: a test resumes on a cooperative thread, and those may all be
-      // waiting for the queue (the main one) that this test holds.
-      release.signal()
-    }
-    #expect(finished, "G8: dropping the events waiting for the main queue deadlocked")
-    guard finished else { return abandon(token) }
-    #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
-    #expect(journal.names.sorted() == ["event 0", "event 1", "event 2", "handler"])
   }
 
   // MARK: - Observation
