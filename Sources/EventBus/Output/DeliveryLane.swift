@@ -101,6 +101,10 @@ final class DeliveryLane<Event: Sendable> {
       (offsets, holdsEveryQueuedEntry, holdsEveryEntry) = Self.offsets(of: self, in: round.list.pointee)
     }
     deliversInline = !enqueue(event, LaneItems.Item(entries: round.list.pointee, offsets: offsets))
+    if !deliversInline {
+      // The block reads the buffer on the lane's queue: from now on, a change of the list writes a copy.
+      round.isListShared = true
+    }
     if !deliversInline && holdsEveryQueuedEntry {
       round.queuedStamp = round.stamp
       if holdsEveryEntry {

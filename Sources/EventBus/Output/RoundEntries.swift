@@ -27,6 +27,15 @@ final class RoundEntries {
   /// Counts the changes of ``list``, so that a lane knows when to find its entries in it again. Written by
   /// ``change(_:)``; read by the thread that holds the delivery.
   private(set) var version: UInt = 0
+  /// Whether a lane has taken ``list``'s buffer into a waiting item, whose block reads it on the lane's queue. Such a
+  /// buffer is never written again: the next change writes a fresh copy (``change(_:)``). Set by the thread that holds
+  /// the delivery; read and cleared by a lock holder that marked the latch ``DeliveryLatch/changingEntries`` or holds
+  /// the delivery itself, which the latch orders after that holder.
+  ///
+  /// In place, the write would follow the block's last read only through the buffer's reference count: the block lets
+  /// go of its copy, and the writer finds the buffer unique. That is no hand-off a tool such as ThreadSanitizer can
+  /// see, and the language promises none.
+  @exclusivity(unchecked) var isListShared = false
 
   init() {
     list = .allocate(capacity: 1)
@@ -42,10 +51,36 @@ final class RoundEntries {
     elements.deallocate()
   }
 
-  func change(_ change: (inout EntryList) -> Void) {
+  /// Changes ``list``: in place, or in a fresh copy when a lane has taken the buffer. Returns the buffer it replaced,
+  /// if it made a copy, for the caller to release after unlocking.
+  func change(_ change: (inout EntryList) -> Void) -> EntryList? {
     version &+= 1
+    var retired: EntryList?
+    if isListShared {
+      retired = list.pointee
+      list.pointee = Self.freshCopy(of: list.pointee)
+      isListShared = false
+    }
     change(&list.pointee)
     elements.pointee = list.pointee.withUnsafeBufferPointer { $0 }
+    return retired
+  }
+
+  /// Replaces ``list`` with `newList`, a buffer no lane has taken. Returns the list it replaced.
+  func install(_ newList: EntryList) -> EntryList {
+    version &+= 1
+    let retired = replacing(&list.pointee, with: newList)
+    isListShared = false
+    elements.pointee = list.pointee.withUnsafeBufferPointer { $0 }
+    return retired
+  }
+
+  /// A copy of `list` in a buffer of its own, with room for one more entry.
+  static func freshCopy(of list: EntryList) -> EntryList {
+    var copy = EntryList()
+    copy.reserveCapacity(list.count + 1)
+    copy.append(contentsOf: list)
+    return copy
   }
 }
 

@@ -63,12 +63,12 @@ struct SubscriberList: Sendable {
   /// Appends `entry`, which subscribed at `location`.
   mutating func add(_ entry: Entry, at location: CallSite) -> Change {
     entry.callSite = callSites.id(for: location)
-    changeEntries { entries in
+    var change = Change()
+    change.retired = changeEntries { entries in
       entry.slot = Int32(truncatingIfNeeded: entries.count)
       entries.append(entry)
     }
     count += 1
-    var change = Change()
     change.membershipObserver = membershipObserver
     if count >= pruneThreshold {
       // Raised now, so that concurrent subscribers don't all start a prune.
@@ -97,7 +97,7 @@ struct SubscriberList: Sendable {
     var change = Change()
     guard !entry.isRemoved else { return change }
     count -= 1
-    changeEntries { [count] entries in Self.remove(entry, from: &entries, leaving: count) }
+    change.retired = changeEntries { [count] entries in Self.remove(entry, from: &entries, leaving: count) }
     change.removed = entry
     change.membershipObserver = membershipObserver
     return change
@@ -109,7 +109,7 @@ struct SubscriberList: Sendable {
     let removed = dead.filter { !$0.isRemoved }
     if !removed.isEmpty {
       count -= removed.count
-      changeEntries { [count] entries in
+      change.retired = changeEntries { [count] entries in
         for entry in removed {
           Self.remove(entry, from: &entries, leaving: count)
         }
@@ -133,17 +133,19 @@ struct SubscriberList: Sendable {
   mutating func finishRound(deadFound: Bool) -> Change {
     var change = Change()
     if let changedEntries {
-      change.retired = roundEntries
-      round.change { $0 = changedEntries }
+      // Made under the lock from a copy, so no lane has taken its buffer.
+      change.retired = round.install(changedEntries)
       self.changedEntries = nil
     }
     guard deadFound else { return change }
-    // The round's list, kept in the change, holds every entry the round delivered to.
+    // The round's list, kept in the change, holds every entry the round delivered to; while it is kept, the removals
+    // below write to a copy.
     let delivered = change.retired ?? roundEntries
     change.retired = delivered
     for case let entry? in delivered where entry.isDead && !entry.isRemoved {
       count -= 1
-      round.change { [count] in Self.remove(entry, from: &$0, leaving: count) }
+      // A list this replaces is the round's, which `delivered` keeps: dropping it here frees nothing.
+      _ = round.change { [count] in Self.remove(entry, from: &$0, leaving: count) }
       change.membershipObserver = membershipObserver
     }
     return change
@@ -170,16 +172,19 @@ struct SubscriberList: Sendable {
   /// Runs `change` on the current list: in place when nobody holds the delivery, else on the changed copy.
   ///
   /// `change` only sets slots to `nil` or appends; the entries it removes are kept by the caller, so none is freed here.
-  private mutating func changeEntries(_ change: (inout EntryList) -> Void) {
+  /// Returns a list the change replaced (a buffer a lane had taken), for the caller to release after unlocking.
+  private mutating func changeEntries(_ change: (inout EntryList) -> Void) -> EntryList? {
     if changedEntries == nil, latch.beginChangingEntries() {
-      round.change(change)
+      let retired = round.change(change)
       latch.endChangingEntries()
-      return
+      return retired
     }
-    var entries = changedEntries ?? roundEntries
+    // The copy is made here, under the lock, and no lane takes it before the holder installs it.
+    var entries = changedEntries ?? RoundEntries.freshCopy(of: roundEntries)
     changedEntries = nil
     change(&entries)
     changedEntries = entries
+    return nil
   }
 
   /// Removes `entry`, which is in `entries`, leaving `live` subscribers. The caller holds a reference to it, so it is
