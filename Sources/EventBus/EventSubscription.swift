@@ -1,5 +1,3 @@
-import CEventBusAtomics
-
 /// Something that can be cancelled: an ``EventSubscription`` or a ``ResponderSubscription``.
 public protocol EventCancellable: Sendable {
   /// Ends the subscription. Calling it again does nothing.
@@ -41,20 +39,19 @@ extension SubscriptionTarget: @unchecked Sendable {}
 /// `cancel()` is idempotent and returns at once. After it returns, no event sent later reaches the handler,
 /// and nothing more is delivered to it on the cancelling thread (G4).
 public final class EventSubscription: EventCancellable, Hashable {
-  // The only stored property: a retained reference to the target, as a word, taken by the first `cancel()` with one
-  // atomic exchange, which leaves 0. So a cancelled token that still sits in a set keeps nothing alive (not the
-  // handler, nor what it captures, which could make a retain cycle through the token's owner), and a token is one
-  // small object with no lock of its own.
-  private var targetWord: UInt
+  // A retained reference to the target, as a word, taken by the first `cancel()` with one atomic exchange, which
+  // leaves 0. So a cancelled token that still sits in a set keeps nothing alive (not the handler, nor what it
+  // captures, which could make a retain cycle through the token's owner), and a token has no lock of its own.
+  private let target: AtomicWord
 
   #if DEBUG
     /// Debug builds only: what the token's `deinit` asks whether the release was a mistake. Set once, by the
-    /// `subscribe` that made the token, before the token is returned. After `targetWord`, which must stay first.
+    /// `subscribe` that made the token, before the token is returned.
     var earlyReleaseCheck: EarlyReleaseCheck?
   #endif
 
   init(target: SubscriptionTarget) {
-    targetWord = UInt(bitPattern: Unmanaged.passRetained(target).toOpaque())
+    self.target = AtomicWord(UInt(bitPattern: Unmanaged.passRetained(target).toOpaque()))
   }
 
   /// Wraps any cancel action, so other kinds of observation can be stored beside subscriptions.
@@ -68,9 +65,7 @@ public final class EventSubscription: EventCancellable, Hashable {
     #if DEBUG
       // Released without a `cancel()` before: the subscription ends here, perhaps before it could deliver anything.
       // Read as `cancel()` writes it, atomically: a `cancel()` on another thread may have come just before.
-      let word = eventbus_atomic_load_acquire(
-        _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self))
-      if word != 0 {
+      if target.load() != 0 {
         earlyReleaseCheck?.tokenReleased()
       }
     #endif
@@ -82,9 +77,7 @@ public final class EventSubscription: EventCancellable, Hashable {
   /// Returns at once, without waiting for a handler running on another thread. After it returns, no event sent later
   /// reaches the handler; events already queued for a `.main` or `.queue` handler are dropped.
   public func cancel() {
-    // Read and written only through this exchange once the token is made.
-    let word = eventbus_atomic_exchange(
-      _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self), 0)
+    let word = target.exchange(0)
     guard let pointer = UnsafeRawPointer(bitPattern: word) else { return }
     // Released after cancelling, with no lock held: it may be the last reference to the handler.
     Unmanaged<SubscriptionTarget>.fromOpaque(pointer).takeRetainedValue().cancel()
@@ -182,6 +175,6 @@ private final class CancelAction: SubscriptionTarget {
 // The action is immutable and `@Sendable`.
 extension CancelAction: @unchecked Sendable {}
 
-// The target word is read and written only by one atomic exchange after `init`. The debug check is set before the
+// The target word is read and written only atomically after `init`. The debug check is set before the
 // token is shared, and read only by `deinit`.
 extension EventSubscription: @unchecked Sendable {}

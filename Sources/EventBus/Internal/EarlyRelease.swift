@@ -1,5 +1,4 @@
 #if DEBUG
-  import CEventBusAtomics
   import Dispatch
 
   #if canImport(Darwin)
@@ -27,29 +26,24 @@
     private let subscribedAt: UInt64
     private let window: UInt64
     /// 1 once the handler has been called; written by whichever thread delivers, read by the releasing one.
-    private let delivered = UnsafeMutablePointer<UInt>.allocate(capacity: 1)
+    private let delivered = AtomicWord()
 
     init(callSite: CallSite, window: UInt64 = EarlyReleaseCheck.window) {
       self.callSite = callSite
       self.window = window
       subscribedAt = DispatchTime.now().uptimeNanoseconds
-      delivered.initialize(to: 0)
-    }
-
-    deinit {
-      delivered.deallocate()
     }
 
     /// Called before each call of the handler.
     func noteDelivery() {
-      if eventbus_atomic_load_acquire(delivered) == 0 {
-        eventbus_atomic_store_release(delivered, 1)
+      if delivered.load() == 0 {
+        delivered.store(1)
       }
     }
 
     /// Called by the token's `deinit` when it was not cancelled before: warns if the release looks like a mistake.
     func tokenReleased() {
-      guard eventbus_atomic_load_acquire(delivered) == 0, ThreadIdentity.current == thread,
+      guard delivered.load() == 0, ThreadIdentity.current == thread,
         DispatchTime.now().uptimeNanoseconds &- subscribedAt < window
       else { return }
       EarlyReleaseWarnings.warn(about: callSite)

@@ -1,4 +1,3 @@
-import CEventBusAtomics
 import Dispatch
 
 /// The subscribers of one output that are delivered on one queue (`.main`, or `.queue(_:)`), and the events waiting
@@ -227,22 +226,3 @@ final class DeliveryLane<Event: Sendable> {
 // The lane's queue state is behind its lock; `round` and `deliversInline` belong to the thread that holds the
 // output's delivery, handed from one holder to the next through the latch.
 extension DeliveryLane: @unchecked Sendable {}
-
-/// A flag set once, from any thread, and read without a lock: a queued entry's "cancelled".
-final class OnceFlag {
-  // The only stored property, reached through its address, read and written only atomically.
-  private var word: UInt = 0
-
-  private var address: UnsafeMutablePointer<UInt> {
-    _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: UInt.self)
-  }
-
-  var isSet: Bool { eventbus_atomic_load_acquire(address) != 0 }
-
-  func set() {
-    eventbus_atomic_store_release(address, 1)
-  }
-}
-
-// The word is read and written only atomically.
-extension OnceFlag: @unchecked Sendable {}

@@ -1,5 +1,3 @@
-import CEventBusAtomics
-
 /// Which thread holds an output's delivery: one word that a `send` claims and lets go with one compare-and-swap each
 /// and no lock.
 ///
@@ -27,19 +25,13 @@ final class DeliveryLatch {
   @usableFromInline static let changingEntries: UInt = 2
   @usableFromInline static let flags: UInt = pending | changingEntries
 
-  /// The latch word, then a word of reasons a `send` must take the lock (``sendNeedsLock``).
-  @usableFromInline let words: UnsafeMutablePointer<UInt>
+  /// Who holds the delivery, and the flags above.
+  @usableFromInline let word = AtomicWord()
+  /// Non-zero when a `send` must take the lock (``sendNeedsLock``).
+  @usableFromInline let reasonsToLock = AtomicWord()
 
   @usableFromInline
-  init() {
-    words = .allocate(capacity: 2)
-    words.initialize(repeating: 0, count: 2)
-  }
-
-  deinit {
-    words.deinitialize(count: 2)
-    words.deallocate()
-  }
+  init() {}
 
   @inlinable @inline(__always)
   static func bits(of thread: ThreadIdentity) -> UInt {
@@ -50,22 +42,19 @@ final class DeliveryLatch {
     #endif
   }
 
-  @inlinable @inline(__always)
-  var word: UnsafeMutablePointer<UInt> { words }
-
   // MARK: With no lock
 
   /// Whether a `send` must take the lock: a trace hook is set. Set and cleared under the output's lock.
   @inlinable @inline(__always)
   var sendNeedsLock: Bool {
-    eventbus_atomic_load_acquire(words + 1) != 0
+    reasonsToLock.load() != 0
   }
 
   /// Claims the delivery for `thread` if the output is idle. With no lock.
   @inlinable @inline(__always)
   func tryClaim(for thread: ThreadIdentity) -> Bool {
     var expected: UInt = 0
-    return eventbus_atomic_compare_exchange(word, &expected, Self.bits(of: thread))
+    return word.compareExchange(expected: &expected, desired: Self.bits(of: thread))
   }
 
   /// Lets go of the delivery `thread` holds, unless work is pending: then returns `false` and the holder takes the
@@ -73,20 +62,20 @@ final class DeliveryLatch {
   @inlinable @inline(__always)
   func tryRelease(by thread: ThreadIdentity) -> Bool {
     var expected = Self.bits(of: thread)
-    return eventbus_atomic_compare_exchange(word, &expected, 0)
+    return word.compareExchange(expected: &expected, desired: 0)
   }
 
   // MARK: Under the output's lock
 
   /// Whether a thread holds the delivery.
   var isHeld: Bool {
-    eventbus_atomic_load_acquire(word) & ~Self.flags != 0
+    word.load() & ~Self.flags != 0
   }
 
   /// Whether `thread` holds the delivery. Exact for the calling thread: only it can make itself the holder or stop
   /// being one.
   func isHeld(by thread: ThreadIdentity) -> Bool {
-    eventbus_atomic_load_acquire(word) & ~Self.flags == Self.bits(of: thread)
+    word.load() & ~Self.flags == Self.bits(of: thread)
   }
 
   /// Claims the delivery for `thread` if nobody holds it and returns `true`; otherwise marks work pending for the
@@ -109,12 +98,12 @@ final class DeliveryLatch {
   /// clears it before unlocking.
   @inline(__always)
   private func takeIdleOrMarkPending(settingTo value: UInt) -> Bool {
-    var current = eventbus_atomic_load_acquire(word)
+    var current = word.load()
     while true {
       if current == 0 {
-        if eventbus_atomic_compare_exchange(word, &current, value) { return true }
+        if word.compareExchange(expected: &current, desired: value) { return true }
       } else if current & Self.pending != 0
-        || eventbus_atomic_compare_exchange(word, &current, current | Self.pending)
+        || word.compareExchange(expected: &current, desired: current | Self.pending)
       {
         return false
       }
@@ -124,7 +113,7 @@ final class DeliveryLatch {
 
   /// Ends an in-place change started by ``beginChangingEntries()``.
   func endChangingEntries() {
-    eventbus_atomic_store_release(word, 0)
+    word.store(0)
   }
 
   /// The holder, under the lock, after it picked up the pending work: keeps the delivery for one more round, which
@@ -132,12 +121,12 @@ final class DeliveryLatch {
   /// fails on a held word, and every other change is made under the lock.
   @usableFromInline
   func settle(holder thread: ThreadIdentity, keeping: Bool) {
-    eventbus_atomic_store_release(word, keeping ? Self.bits(of: thread) : 0)
+    word.store(keeping ? Self.bits(of: thread) : 0)
   }
 
   /// Records whether a `send` must take the lock. Under the lock.
   func setSendNeedsLock(_ needsLock: Bool) {
-    eventbus_atomic_store_release(words + 1, needsLock ? 1 : 0)
+    reasonsToLock.store(needsLock ? 1 : 0)
   }
 }
 

@@ -100,7 +100,7 @@ extension Output {
   /// A responder-owned subscription's entry, delivered immediately: holds the responder weakly.
   ///
   /// Not generic over the responder's type, so the delivery loop, which knows only the event type, reads the
-  /// responder and calls the handler itself (see `ResponderHandler`).
+  /// responder and calls the handler itself (see `erasingResponderType(of:)`).
   @usableFromInline
   class ResponderEntry: EventEntry {
     @usableFromInline
@@ -113,11 +113,11 @@ extension Output {
       _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, route: EntryRoute = .responder
     ) {
       self.responder = responder
-      self.handler = ResponderHandler(handler).erased
+      self.handler = Output.erasingResponderType(of: handler)
       super.init(route: route)
     }
 
-    /// An entry for a responder whose handler is erased already (``ResponderHandler/erased``).
+    /// An entry for a responder whose handler is erased already (``Output/erasingResponderType(of:)``).
     init(_ responder: AnyObject, erasedHandler: @escaping @Sendable (AnyObject, Event) -> Void, route: EntryRoute) {
       self.responder = responder
       self.handler = erasedHandler
@@ -143,29 +143,12 @@ extension Output {
     }
   }
 
-  /// A responder's handler, with the responder's type forgotten so it can be called knowing only the event type.
-  ///
-  /// The two function types differ only in their first parameter: a class-constrained generic parameter in one,
-  /// `AnyObject` in the other. Both are passed as one object reference, borrowed, and in these two structs the
-  /// event is passed the same way (the structs are generic over the event alike), so a value of one is a valid value
-  /// of the other. Reinterpreting the struct copies the two words of the closure; reinterpreting the function value
-  /// itself would not: as a generic value it is converted through reabstraction thunks, an allocation each. The
-  /// forgotten type comes back by construction: `ResponderEntry` calls the result only with its own responder.
-  struct ResponderHandler<Responder: AnyObject & Sendable> {
-    let call: @Sendable (Responder, Event) -> Void
-
-    init(_ call: @escaping @Sendable (Responder, Event) -> Void) {
-      self.call = call
-    }
-
-    var erased: @Sendable (AnyObject, Event) -> Void {
-      unsafeBitCast(self, to: ErasedResponderHandler.self).call
-    }
-  }
-
-  /// `ResponderHandler` with the responder's type forgotten.
-  private struct ErasedResponderHandler {
-    let call: @Sendable (AnyObject, Event) -> Void
+  /// `handler` with the responder's type forgotten, so that the delivery loop, which knows only the event type, can
+  /// call it. It is called only with the entry's own responder, so the downcast always holds.
+  static func erasingResponderType<Responder: AnyObject & Sendable>(
+    of handler: @escaping @Sendable (Responder, Event) -> Void
+  ) -> @Sendable (AnyObject, Event) -> Void {
+    { responder, event in handler(unsafeDowncast(responder, to: Responder.self), event) }
   }
 
   /// The entry for `responder` and `handler`, delivered in `context`.

@@ -4,7 +4,8 @@ extension Output {
   /// A token-owned subscription's entry, delivered on a queue or the main actor, through its lane.
   final class QueuedHandlerEntry: HandlerEntry {
     private let lane: DeliveryLane<Event>
-    private let cancelled = OnceFlag()
+    /// Non-zero once cancelled, set from any thread, read by the lane's block with no lock.
+    private let cancelled = AtomicWord()
 
     init(handler: @escaping @Sendable (Event) -> Void, output: Output, lane: DeliveryLane<Event>) {
       self.lane = lane
@@ -21,8 +22,9 @@ extension Output {
 
     override func receiveQueued(_ event: UnsafeRawPointer) {
       // A handler stays until its token cancels it.
-      guard !cancelled.isSet else { return }
-      unsafeBitCast(StoredTokenHandler(call: handler), to: BorrowingTokenHandler.self).call(event)
+      guard cancelled.load() == 0 else { return }
+      // The event is borrowed where it waits, not copied.
+      handler(event.assumingMemoryBound(to: Event.self).pointee)
     }
 
     override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
@@ -30,19 +32,17 @@ extension Output {
     override var contextDescription: String { lane.contextDescription }
 
     override func close() {
-      cancelled.set()
+      cancelled.store(1)
     }
   }
 
   /// A responder-owned subscription's entry, delivered on a queue or the main actor, through its lane.
   final class QueuedResponderEntry: ResponderEntry {
     private let lane: DeliveryLane<Event>
-    private let cancelled = OnceFlag()
+    /// Non-zero once cancelled, set from any thread, read by the lane's block with no lock.
+    private let cancelled = AtomicWord()
     /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
     private weak var output: Output?
-    /// The handler, as the lane calls it: with the event's address. A stored value of its own, read in place: made
-    /// from `handler` for each call, it would be a copy, a retain and a release of the handler's context each time.
-    private let borrowingHandler: BorrowingHandler
 
     init<Responder: AnyObject & Sendable>(
       _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, lane: DeliveryLane<Event>,
@@ -50,9 +50,7 @@ extension Output {
     ) {
       self.lane = lane
       self.output = output
-      let erased = ResponderHandler(handler).erased
-      borrowingHandler = unsafeBitCast(StoredHandler(call: erased), to: BorrowingHandler.self)
-      super.init(responder, erasedHandler: erased, route: .queued)
+      super.init(responder, erasedHandler: Output.erasingResponderType(of: handler), route: .queued)
     }
 
     override func receive(_ event: Event) -> Bool {
@@ -66,15 +64,15 @@ extension Output {
     override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
 
     override func receiveQueued(_ event: UnsafeRawPointer) {
-      guard !cancelled.isSet else { return }
+      guard cancelled.load() == 0 else { return }
       // Once the responder's deinit has begun, the weak reference reads nil (G4), and nothing can ever be delivered
       // again. The event is borrowed where it waits, not copied.
       guard let responder else { return cancel() }
-      borrowingHandler.call(responder, event)
+      handler(responder, event.assumingMemoryBound(to: Event.self).pointee)
     }
 
     override func holdQueued(at slot: UnsafeMutablePointer<AnyObject?>) {
-      guard !cancelled.isSet else { return slot.initialize(to: nil) }
+      guard cancelled.load() == 0 else { return slot.initialize(to: nil) }
       let responder = self.responder
       slot.initialize(to: responder)
       if responder == nil {
@@ -83,50 +81,29 @@ extension Output {
     }
 
     override func receiveQueued(_ event: UnsafeRawPointer, held: UnsafeMutablePointer<AnyObject?>) {
-      guard !cancelled.isSet, let responder = UnsafeRawPointer(held).load(as: UnsafeRawPointer?.self) else { return }
+      guard cancelled.load() == 0, let responder = UnsafeRawPointer(held).load(as: UnsafeRawPointer?.self) else {
+        return
+      }
       // The run's reference is the last: the responder's owners let it go, and without the run it would be
       // deinitialising, its weak reference nil (G4). It goes now, its deinit run here as a weak load's release would.
       guard !isKnownUniquelyReferenced(&held.pointee) else {
         held.pointee = nil
         return cancel()
       }
-      Unmanaged<AnyObject>.fromOpaque(responder)._withUnsafeGuaranteedRef { borrowingHandler.call($0, event) }
+      let event = event.assumingMemoryBound(to: Event.self)
+      Unmanaged<AnyObject>.fromOpaque(responder)._withUnsafeGuaranteedRef { handler($0, event.pointee) }
     }
 
     override var contextDescription: String { lane.contextDescription }
 
     override func close() {
-      cancelled.set()
+      cancelled.store(1)
     }
 
     override func cancel() {
       output?.remove(self)
       close()
     }
-  }
-
-  /// A responder entry's handler as it is stored: in a generic class, so the event, of a type parameter, is passed
-  /// indirectly, by its address.
-  private struct StoredHandler {
-    let call: @Sendable (AnyObject, Event) -> Void
-  }
-
-  /// The same handler, called with the event's address itself. An event waiting in a lane is delivered where it
-  /// waits: through `StoredHandler`, reading it from its address would copy it first (a value witness call to copy,
-  /// another to destroy, in this unspecialised code), since the handler must see a value nothing changes while it
-  /// runs. Nothing does: the event is the lane's until every entry has had it. Both closures are two words, and an
-  /// indirect argument is passed as its address, in the register a pointer argument takes.
-  private struct BorrowingHandler {
-    let call: @Sendable (AnyObject, UnsafeRawPointer) -> Void
-  }
-
-  /// A token-owned entry's handler as it is stored, and called with the event's address; as `StoredHandler`.
-  private struct StoredTokenHandler {
-    let call: @Sendable (Event) -> Void
-  }
-
-  private struct BorrowingTokenHandler {
-    let call: @Sendable (UnsafeRawPointer) -> Void
   }
 
   /// The lane for `context`: one per queue and kind of context, shared by the output's subscribers there.
