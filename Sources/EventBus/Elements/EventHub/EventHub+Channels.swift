@@ -47,7 +47,7 @@ extension EventHub {
   }
 
   /// Removes the channel under `key` if it is still `output`, no subscribe is in progress on it and it has no
-  /// subscriptions. The decision and the removal happen under the bus lock, so no subscribe can slip in between.
+  /// subscriptions. The decision and the removal happen under the hub lock, so no subscribe can slip in between.
   private static func removeChannelIfUnused(
     key: ObjectIdentifier,
     output: any ChannelOutput,
@@ -60,7 +60,7 @@ extension EventHub {
   }
 }
 
-/// What the bus needs from a channel without knowing its event type.
+/// What the hub needs from a channel without knowing its event type.
 protocol ChannelOutput: AnyObject, Sendable {
   var occupiedCount: Int { get }
   func pruneDeadEntries()
