@@ -18,7 +18,7 @@
 /// nothing.
 ///
 /// ## Guarantees
-/// For the events of one type, everything ``Output`` promises holds (G1–G8): subscribers are called in the order
+/// For the events of one type, everything ``Output`` promises applies (G1–G8): subscribers are called in the order
 /// they subscribed, events are delivered one at a time and in order, a post from inside a handler of the same type
 /// is queued and delivered after the current event, cancellation and weak responders behave the same, and no lock
 /// is held while a handler runs, so a handler may post or subscribe on this hub.

@@ -29,7 +29,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
   }
 
   private weak let weakResponder: Responder?
-  /// Subscribes the responder; the handler it installs delivers only while the given predicate holds.
+  /// Subscribes the responder; the handler it installs delivers only while the given predicate returns `true`.
   private let subscribe: @Sendable (Responder, _ isCurrent: @escaping @Sendable () -> Bool) -> ResponderSubscription
   private let state = LockedState(State())
 
