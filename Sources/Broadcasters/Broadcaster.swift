@@ -15,7 +15,7 @@ import EventBus
 /// ```
 ///
 /// ## Connection (G9)
-/// The broadcaster holds exactly one upstream connection while it has a subscriber, none when it has none, and never
+/// The broadcaster keeps exactly one upstream connection while it has a subscriber, none when it has none, and never
 /// two at once, under concurrent subscribe, cancel and deinit too: one thread at a time starts or stops the source,
 /// with no lock held, and re-reads the membership until the connection matches it. A subscribe from inside the
 /// source's `start`, or from a handler, returns at once. ``isConnected``, ``connectCount`` and ``disconnectCount``

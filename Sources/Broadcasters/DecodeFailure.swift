@@ -14,7 +14,7 @@ public struct DecodeFailure: Error, Sendable, Hashable, CustomStringConvertible 
   public enum Reason: Sendable, Hashable, CustomStringConvertible {
     /// A required key is absent.
     case missingKey
-    /// A key holds a value of the wrong type.
+    /// A key has a value of the wrong type.
     case wrongType(expected: String, found: String)
     /// Any other reason, described in words: an error thrown by a custom decode step, a failed sequence.
     case other(String)

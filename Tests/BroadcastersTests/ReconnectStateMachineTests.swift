@@ -30,7 +30,7 @@ import Testing
   }
 
   @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
-  @Test func failedAttemptsAfterALossKeepTheLossPendingAndGrowTheWait() {
+  @Test func failedAttemptsAfterALossStillFollowTheLossAndGrowTheWait() {
     var machine = ReconnectStateMachine()
     machine.start()
     _ = machine.connected(session: machine.beginSession().number)

@@ -27,7 +27,7 @@ import Dispatch
 /// thread does not block the signal: libdispatch reads signals from a `signalfd` on its own thread, and forwards
 /// there a signal that a thread takes. Every libdispatch worker thread, and so every `DispatchQueue` block and every
 /// Swift concurrency task, blocks all signals, and a thread created from one inherits that mask; a signal raised
-/// there stays pending on that thread, where nothing can read it, and is never delivered. No API can see that
+/// there waits on that thread, where nothing can read it, and is never delivered. No API can see that
 /// happen, so nothing reports it: use `kill(getpid(), …)`, which works from any thread. On Apple platforms, kqueue
 /// sees signals sent either way.
 public struct SignalSource: EventSource {

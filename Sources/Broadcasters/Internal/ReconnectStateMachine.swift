@@ -6,20 +6,20 @@ struct ReconnectStateMachine: Sendable {
   /// The current session's number; 0 before the first.
   private var session = 0
   /// A connected session was lost and no session has connected since: the next connection closes a gap.
-  private var lossPending = false
+  private var lostSinceConnected = false
   /// Sessions in a row that ended before connecting.
   private var failures = 0
 
   /// The broadcaster connected the source: whatever happened before, its new subscribers were not there for it.
   mutating func start() {
-    lossPending = false
+    lostSinceConnected = false
     failures = 0
   }
 
   /// A session begins. Returns its number, and whether it follows a loss.
   mutating func beginSession() -> (number: Int, followsLoss: Bool) {
     session += 1
-    return (session, lossPending)
+    return (session, lostSinceConnected)
   }
 
   /// Session `number` reports that it connected. Returns the change to report, or `nil` if the session is no longer
@@ -29,10 +29,10 @@ struct ReconnectStateMachine: Sendable {
     statistics.isConnected = true
     statistics.connectCount += 1
     failures = 0
-    let afterLoss = lossPending
+    let afterLoss = lostSinceConnected
     if afterLoss {
       statistics.reconnectCount += 1
-      lossPending = false
+      lostSinceConnected = false
     }
     return .connected(afterLoss: afterLoss)
   }
@@ -52,7 +52,7 @@ struct ReconnectStateMachine: Sendable {
     guard !stopped else { return nil }
     if wasConnected {
       statistics.lossCount += 1
-      lossPending = true
+      lostSinceConnected = true
       failures = 0
       return .lost(error: error, retryingIn: backoff.delay(afterFailures: 0, randomFraction: randomFraction))
     }

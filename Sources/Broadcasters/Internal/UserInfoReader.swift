@@ -46,7 +46,7 @@ struct UserInfoReader {
   func rect(_ key: String) throws -> CGRect {
     let value = try self.value(key)
     if let rect = value as? CGRect { return rect }
-    if let boxed = value as? NSValue, BoxedValue.holdsRect(boxed) {
+    if let boxed = value as? NSValue, BoxedValue.boxesRect(boxed) {
       #if os(iOS) || os(tvOS) || os(visionOS)
         return boxed.cgRectValue
       #else
@@ -118,7 +118,7 @@ enum NumberKind {
 
 /// Safe questions about an `NSValue` of unknown origin.
 ///
-/// Asking an `NSValue` for a value it does not hold traps in Foundation on Linux: `rectValue` force-casts the boxed
+/// Asking an `NSValue` for a value it does not box traps in Foundation on Linux: `rectValue` force-casts the boxed
 /// value, so a number (every `NSNumber` is an `NSValue`), a boxed point, size or range, or a boxed byte buffer
 /// aborts the process. And `objCType` is abstract on `NSValue`: a subclass that does not override it traps when
 /// asked. So a value is asked for its `objCType` only when its class is the one Foundation itself uses for a boxed
@@ -134,8 +134,8 @@ enum BoxedValue {
   /// The type encoding of a boxed rect, `{CGRect={CGPoint=dd}{CGSize=dd}}` on 64-bit platforms.
   private static let rectEncoding = String(cString: rectSample.objCType)
 
-  /// Whether `boxed` is a Foundation-made `NSValue` holding a rect, so that `rectValue` returns it.
-  static func holdsRect(_ boxed: NSValue) -> Bool {
+  /// Whether `boxed` is a Foundation-made `NSValue` boxing a rect, so that `rectValue` returns it.
+  static func boxesRect(_ boxed: NSValue) -> Bool {
     encoding(of: boxed) == rectEncoding
   }
 

@@ -10,9 +10,9 @@ import Foundation
 /// keyboard.subscribe(formController)                        // a KeyboardObserverEventResponder, on the main actor
 /// ```
 ///
-/// A ``Broadcaster`` over ``NotificationSource/keyboard(center:)``. While at least one subscriber is alive it holds one
+/// A ``Broadcaster`` over ``NotificationSource/keyboard(center:)``. While at least one subscriber is alive it keeps one
 /// NotificationCenter observer per keyboard notification name, and none otherwise. A notification whose `userInfo`
-/// lacks a key or holds a value of the wrong type is not delivered; it is counted in
+/// lacks a key or has a value of the wrong type is not delivered; it is counted in
 /// ``Broadcaster/decodeFailureCount`` and reported to ``Broadcaster/onDecodeFailure`` with the key and the reason,
 /// and later notifications arrive as usual.
 ///

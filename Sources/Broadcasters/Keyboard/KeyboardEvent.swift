@@ -46,7 +46,7 @@ public enum KeyboardEvent: Sendable, Equatable {
   ///
   /// - Parameter notification: A notification named by ``KeyboardNotification``.
   /// - Throws: A ``DecodeFailure`` with the notification's name, and the key at fault when the `userInfo` is missing
-  ///   a key or holds a value of the wrong type. Never traps.
+  ///   a key or has a value of the wrong type. Never traps.
   public init(notification: Notification) throws {
     let name = notification.name.rawValue
     guard let userInfo = notification.userInfo else {

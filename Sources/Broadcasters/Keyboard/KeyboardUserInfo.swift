@@ -43,7 +43,7 @@ public struct KeyboardUserInfo: Sendable, Equatable {
 
   /// Decodes a keyboard notification's `userInfo`.
   ///
-  /// Numbers may be Swift values, `CGFloat`s or `NSNumber`s, frames `CGRect`s or `NSValue`s holding a rect, as UIKit
+  /// Numbers may be Swift values, `CGFloat`s or `NSNumber`s, frames `CGRect`s or `NSValue`s boxing a rect, as UIKit
   /// posts them. The curve must be a whole number in `Int`'s range and `isLocal` a `Bool`, 0 or 1. A Boolean is not a
   /// number (`true` under the curve key fails rather than reading as 1), and a `Decimal` or `NSDecimalNumber` fails
   /// under any key. The keys are read in the order of the properties, and the first that fails is reported.
@@ -55,7 +55,7 @@ public struct KeyboardUserInfo: Sendable, Equatable {
   /// - Parameter userInfo: The notification's `userInfo`.
   /// - Throws: A ``DecodeFailure`` naming the first key that is missing (`.missingKey`) or holds a value of the wrong
   ///   type (`.wrongType`): any other type, a Boolean under a number key, a decimal, a number under a frame key, an
-  ///   `NSValue` holding a point, size, range or bytes. Never traps, whatever the values.
+  ///   `NSValue` boxing a point, size, range or bytes. Never traps, whatever the values.
   public init(userInfo: [AnyHashable: Any]) throws {
     let reader = UserInfoReader(userInfo: userInfo)
     typealias Key = KeyboardNotification.UserInfoKey

@@ -47,19 +47,13 @@
       let subject = NotificationSender(object: subject)
       observation = MessageObservation(center: center) { sink in
         center.addObserver(of: subject.object, for: identifier) { message in
-          MessageObservation.send(message, decodedBy: decode, to: sink)
+          sink.send(decoding: message, named: String(describing: Message.self), with: decode)
         }
       }
     }
 
-    /// Creates a source for the messages `identifier` names about any subject of type `subject`. Nothing is observed
-    /// until a broadcaster starts it.
-    ///
-    /// - Parameters:
-    ///   - subject: The subject type: `Session.self`.
-    ///   - identifier: The message, as `addObserver(of:for:)` names it: `.sessionDidExpire`.
-    ///   - center: The notification center; `.default` by default.
-    ///   - decode: Turns a message into an event, or throws to drop it. Runs once per message, on the main actor.
+    /// Creates a source for the messages `identifier` names about any subject of type `subject` (`Session.self`);
+    /// otherwise as `init(of:for:center:decode:)` with a subject.
     public init<Identifier: NotificationCenter.MessageIdentifier & Sendable, Message>(
       of subject: Message.Subject.Type,
       for identifier: Identifier,
@@ -68,7 +62,7 @@
     ) where Identifier.MessageType == Message, Message: NotificationCenter.MainActorMessage {
       observation = MessageObservation(center: center) { sink in
         center.addObserver(of: Message.Subject.self, for: identifier) { message in
-          MessageObservation.send(message, decodedBy: decode, to: sink)
+          sink.send(decoding: message, named: String(describing: Message.self), with: decode)
         }
       }
     }
@@ -90,12 +84,7 @@
 
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   extension MainActorMessageSource where Event: NotificationCenter.MainActorMessage {
-    /// Creates a source that delivers the messages `identifier` names about `subject` as they are.
-    ///
-    /// - Parameters:
-    ///   - subject: Only messages posted with this subject are delivered. The source keeps it alive.
-    ///   - identifier: The message, as `addObserver(of:for:)` names it: `.sessionDidExpire`.
-    ///   - center: The notification center; `.default` by default.
+    /// Creates a source that delivers the messages `identifier` names about `subject` as they are, undecoded.
     public init<Identifier: NotificationCenter.MessageIdentifier & Sendable>(
       of subject: Event.Subject,
       for identifier: Identifier,
@@ -105,12 +94,7 @@
     }
 
     /// Creates a source that delivers the messages `identifier` names about any subject of type `subject` as they
-    /// are.
-    ///
-    /// - Parameters:
-    ///   - subject: The subject type: `Session.self`.
-    ///   - identifier: The message, as `addObserver(of:for:)` names it: `.sessionDidExpire`.
-    ///   - center: The notification center; `.default` by default.
+    /// are, undecoded.
     public init<Identifier: NotificationCenter.MessageIdentifier & Sendable>(
       of subject: Event.Subject.Type,
       for identifier: Identifier,

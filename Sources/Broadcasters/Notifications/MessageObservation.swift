@@ -2,8 +2,9 @@
   import EventBus
   import Foundation
 
-  /// What the two typed-message sources share: adding their observer to the center on connect, removing it on
-  /// disconnect, counting it, and sending each message's decoded event, or its decode failure, to the sink.
+  /// The one core of ``AsyncMessageSource`` and ``MainActorMessageSource``: adding their observer to the center on
+  /// connect, removing it on disconnect, and counting it. Each source keeps only what differs with its message
+  /// protocol, which Foundation `addObserver` it calls and where its decode runs, so the compiler checks both.
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   struct MessageObservation<Event: Sendable>: Sendable {
     let center: NotificationCenter
@@ -11,6 +12,8 @@
     /// Observers currently registered by this observation and its copies, counted where they are added and removed.
     private let observers = LockedState(0)
 
+    /// An observation whose `addObserver` adds one observer that decodes each message once (with
+    /// `EventSink.send(decoding:named:with:)`) and returns its token.
     init(
       center: NotificationCenter,
       addObserver: @escaping @Sendable (EventSink<Event>) -> NotificationCenter.ObservationToken
@@ -32,20 +35,6 @@
     func stop(_ token: NotificationCenter.ObservationToken) {
       center.removeObserver(token)
       observers.withLock { $0 -= 1 }
-    }
-
-    /// Sends `message` decoded, or reports the failure with the message type's name and sends nothing.
-    static func send<Message>(
-      _ message: Message, decodedBy decode: (Message) throws -> Event, to sink: EventSink<Event>
-    ) {
-      let event: Event
-      do {
-        event = try decode(message)
-      } catch {
-        sink.reportFailure(DecodeFailure(describing: error, name: String(describing: Message.self)))
-        return
-      }
-      sink.send(event)
     }
   }
 #endif

@@ -65,14 +65,7 @@ public struct NotificationSource<Event: Sendable>: EventSource {
     let decode = decode
     let tokens = names.map { name in
       center.addObserver(forName: name, object: sender?.object, queue: nil) { notification in
-        let event: Event
-        do {
-          event = try decode(notification)
-        } catch {
-          sink.reportFailure(DecodeFailure(describing: error, name: notification.name.rawValue))
-          return
-        }
-        sink.send(event)
+        sink.send(decoding: notification, named: notification.name.rawValue, with: decode)
       }
     }
     observers.withLock { $0 += tokens.count }
@@ -97,15 +90,3 @@ extension NotificationSource.Connection: @unchecked Sendable {}
 
 // The object is never read or mutated here: it is only handed to NotificationCenter as an identity filter.
 extension NotificationSender: @unchecked Sendable {}
-
-extension DecodeFailure {
-  /// A failure report for `error`, thrown while decoding a payload called `name`.
-  init(describing error: any Error, name: String) {
-    if var failure = error as? DecodeFailure {
-      failure.name = failure.name ?? name
-      self = failure
-    } else {
-      self.init(name: name, reason: .other(String(describing: error)))
-    }
-  }
-}

@@ -12,7 +12,7 @@ extension EventStream {
   ///
   /// The handler runs on the actor, so it reads and changes the actor's state with no lock and no `Sendable` dance.
   /// Events reach it in the order they were sent, one at a time: the subscription queues them and one task at a time
-  /// hands them over, never a task per event. A handler that suspends (an `await` inside it) holds up the events after
+  /// hands them over, never a task per event. A handler that suspends (an `await` inside it) delays the events after
   /// it, not the sender, and not the actor's other callers.
   ///
   /// The queue has no bound: a subscriber that never keeps up makes it grow, and
@@ -93,7 +93,7 @@ final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
   }
 
   /// The events waiting.
-  var pendingCount: Int {
+  var waitingCount: Int {
     state.withLock { $0.events.count }
   }
 
@@ -143,7 +143,7 @@ final class ActorSubscription<Responder: Actor, Event: Sendable>: SubscriptionTa
     mailbox.cancel()
   }
 
-  override var pendingCount: Int { mailbox.pendingCount }
+  override var pendingCount: Int { mailbox.waitingCount }
 }
 
 // Both are immutable and `Sendable`.

@@ -25,7 +25,7 @@
     /// In SwiftUI, `.onReceive(viewModel.output.publisher) { event in … }`.
     ///
     /// Each Combine subscriber gets a token-owned subscription of its own, made when it first requests values and
-    /// cancelled when its Combine subscription is cancelled or released. The delivery guarantees of the stream hold:
+    /// cancelled when its Combine subscription is cancelled or released. The delivery guarantees of the stream apply:
     /// a subscriber receives the events in the order they were sent, one at a time, on the thread that delivers them
     /// (add `receive(on:)` to move them to a scheduler). After `cancel()` returns, no later event reaches the
     /// subscriber.

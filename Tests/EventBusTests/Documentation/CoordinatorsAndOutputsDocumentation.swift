@@ -2,7 +2,7 @@ import EventBus
 import Testing
 
 // The code of CoordinatorsAndOutputs.md: a profile-editing flow whose screens know nothing of each other, a use case
-// that reports through an output, and an EventBus for app-wide events.
+// that reports through an output, and an EventHub for app-wide events.
 
 extension Documentation {
   @Suite struct CoordinatorsAndOutputs {
@@ -244,7 +244,7 @@ extension Documentation {
 
     // MARK: EventBus
 
-    // snippet: coordinators-bus-events
+    // snippet: coordinators-hub-events
     struct CartChanged: Sendable {
       let itemCount: Int
     }
@@ -252,41 +252,41 @@ extension Documentation {
     struct UserSignedOut: Sendable {}
     // end-snippet
 
-    // snippet: coordinators-bus-listeners
+    // snippet: coordinators-hub-listeners
     @MainActor final class CartBadge {
       private(set) var text = ""
 
-      init(bus: EventHub) {
-        bus.subscribe(CartChanged.self, self, on: .main) { badge, event in
+      init(hub: EventHub) {
+        hub.subscribe(CartChanged.self, self, on: .main) { badge, event in
           badge.text = event.itemCount == 0 ? "" : "\(event.itemCount)"
         }
-        bus.subscribe(UserSignedOut.self, self, on: .main) { badge, _ in badge.text = "" }
+        hub.subscribe(UserSignedOut.self, self, on: .main) { badge, _ in badge.text = "" }
       }
     }
 
     final class Cart {
-      private let bus: EventHub
+      private let hub: EventHub
       private var items: [String] = []
 
-      init(bus: EventHub) { self.bus = bus }
+      init(hub: EventHub) { self.hub = hub }
 
       func add(_ item: String) {
         items.append(item)
-        bus.post(CartChanged(itemCount: items.count))
+        hub.post(CartChanged(itemCount: items.count))
       }
     }
     // end-snippet
 
-    @Test @MainActor func theBusConnectsObjectsThatShareOnlyAnEventType() async {
-      // snippet: coordinators-bus-use
-      let bus = EventHub()  // one per app, injected: there is no shared instance
-      let badge = CartBadge(bus: bus)
-      let cart = Cart(bus: bus)
+    @Test @MainActor func theHubConnectsObjectsThatShareOnlyAnEventType() async {
+      // snippet: coordinators-hub-use
+      let hub = EventHub()  // one per app, injected: there is no shared instance
+      let badge = CartBadge(hub: hub)
+      let cart = Cart(hub: hub)
 
       cart.add("Tea")
       cart.add("Scones")
       // badge.text == "2"
-      bus.post(UserSignedOut())
+      hub.post(UserSignedOut())
       // badge.text == ""
       // end-snippet
       await Documentation.mainQueueRoundTrip()
@@ -294,10 +294,10 @@ extension Documentation {
       cart.add("Jam")
       await Documentation.mainQueueRoundTrip()
       #expect(badge.text == "3")
-      #expect(bus.subscriberCount(for: CartChanged.self) == 1)
+      #expect(hub.subscriberCount(for: CartChanged.self) == 1)
     }
 
-    // snippet: coordinators-bus-routing-types
+    // snippet: coordinators-hub-routing-types
     protocol Announcement: Sendable {
       var text: String { get }
     }
@@ -306,27 +306,27 @@ extension Documentation {
       let text: String
     }
 
-    func relay<Event: Sendable>(_ event: Event, on bus: EventHub) {
-      bus.post(event)  // `Event` is the type of the value, even when the caller held it as an existential
+    func relay<Event: Sendable>(_ event: Event, on hub: EventHub) {
+      hub.post(event)  // `Event` is the type of the value, even when the caller held it as an existential
     }
 
-    func announce<Event: Announcement>(_ event: Event, on bus: EventHub) {
-      bus.post(event, as: (any Announcement).self)
+    func announce<Event: Announcement>(_ event: Event, on hub: EventHub) {
+      hub.post(event, as: (any Announcement).self)
     }
     // end-snippet
 
-    @Test func theBusRoutesByTheStaticTypeAndAGenericFunctionOpensAnExistential() {
-      let bus = EventHub()
+    @Test func theHubRoutesByTheStaticTypeAndAGenericFunctionOpensAnExistential() {
+      let hub = EventHub()
       let received = Log<String>()
       let tokens = [
-        bus.subscribe((any Announcement).self) { received.append("any Announcement: \($0.text)") },
-        bus.subscribe(Banner.self) { received.append("Banner: \($0.text)") },
+        hub.subscribe((any Announcement).self) { received.append("any Announcement: \($0.text)") },
+        hub.subscribe(Banner.self) { received.append("Banner: \($0.text)") },
       ]
-      // snippet: coordinators-bus-routing-use
+      // snippet: coordinators-hub-routing-use
       let announcement: any Announcement = Banner(text: "Closing at six")
-      bus.post(announcement)  // to the subscribers of (any Announcement).self
-      relay(announcement, on: bus)  // to the subscribers of Banner.self: Swift opened the existential
-      announce(Banner(text: "Closing at six"), on: bus)  // to the subscribers of (any Announcement).self
+      hub.post(announcement)  // to the subscribers of (any Announcement).self
+      relay(announcement, on: hub)  // to the subscribers of Banner.self: Swift opened the existential
+      announce(Banner(text: "Closing at six"), on: hub)  // to the subscribers of (any Announcement).self
       // end-snippet
       #expect(
         received.elements == [

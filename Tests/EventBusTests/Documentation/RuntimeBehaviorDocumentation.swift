@@ -153,7 +153,7 @@ extension Documentation {
         transcript.append(event)
       }
 
-      disk.suspend()  // hold the queue so that the events wait in it
+      disk.suspend()  // pause the queue so that the events wait in it
       output.send("draft 1")
       output.send("draft 2")
       subscription.cancel()

@@ -18,48 +18,48 @@ import Testing
     let log = Log<String>()
     let tokens: [EventSubscription]
 
-    init(_ bus: EventHub) {
+    init(_ hub: EventHub) {
       let log = log
       tokens = [
-        bus.subscribe((any Announcement).self) { log.append("any Announcement: \($0.text)") },
-        bus.subscribe(Banner.self) { log.append("Banner: \($0.text)") },
-        bus.subscribe(Message.self) { log.append("Message: \($0.text)") },
-        bus.subscribe(Alert.self) { log.append("Alert: \($0.text)") },
+        hub.subscribe((any Announcement).self) { log.append("any Announcement: \($0.text)") },
+        hub.subscribe(Banner.self) { log.append("Banner: \($0.text)") },
+        hub.subscribe(Message.self) { log.append("Message: \($0.text)") },
+        hub.subscribe(Alert.self) { log.append("Alert: \($0.text)") },
       ]
     }
   }
 
   @Test func anExistentialIsRoutedByItsStaticTypeInEverySpelling() {
-    let bus = EventHub()
-    let routes = Routes(bus)
+    let hub = EventHub()
+    let routes = Routes(hub)
     let announcement: any Announcement = Banner(text: "hi")
-    bus.post(announcement)
-    bus.post(announcement as any Announcement)
-    bus.post(announcement, as: (any Announcement).self)
+    hub.post(announcement)
+    hub.post(announcement as any Announcement)
+    hub.post(announcement, as: (any Announcement).self)
     #expect(routes.log.elements == Array(repeating: "any Announcement: hi", count: 3))
     withExtendedLifetime(routes) {}
   }
 
   @Test func aConcreteValueReachesOnlyItsOwnTypeUnlessPostedAsTheProtocol() {
-    let bus = EventHub()
-    let routes = Routes(bus)
+    let hub = EventHub()
+    let routes = Routes(hub)
     let banner = Banner(text: "hi")
-    bus.post(banner)
-    bus.post(banner, as: (any Announcement).self)
-    bus.post(banner as any Announcement)
+    hub.post(banner)
+    hub.post(banner, as: (any Announcement).self)
+    hub.post(banner as any Announcement)
     #expect(routes.log.elements == ["Banner: hi", "any Announcement: hi", "any Announcement: hi"])
     withExtendedLifetime(routes) {}
   }
 
   @Test func anUpcastClassInstanceIsRoutedAsItsStaticClass() {
-    let bus = EventHub()
-    let routes = Routes(bus)
+    let hub = EventHub()
+    let routes = Routes(hub)
     let alert = Alert(text: "fire")
     let asMessage: Message = alert
-    bus.post(asMessage)
-    bus.post(alert)
-    bus.post(alert as Message)
-    bus.post(alert, as: Message.self)
+    hub.post(asMessage)
+    hub.post(alert)
+    hub.post(alert as Message)
+    hub.post(alert, as: Message.self)
     #expect(routes.log.elements == ["Message: fire", "Alert: fire", "Message: fire", "Message: fire"])
     withExtendedLifetime(routes) {}
   }
@@ -67,25 +67,25 @@ import Testing
   /// Swift opens an existential argument of a generic function that takes it as `T`: inside, `T` is the type of the
   /// value inside, so a post from there reaches that type's subscribers, and `post(_:as:)` keeps the protocol's.
   @Test func anExistentialPassedThroughAGenericFunctionIsPostedAsTheTypeInsideIt() {
-    func relay<T: Sendable>(_ value: T, on bus: EventHub) { bus.post(value) }
-    func relayAsAnnouncement<T: Announcement>(_ value: T, on bus: EventHub) {
-      bus.post(value, as: (any Announcement).self)
+    func relay<T: Sendable>(_ value: T, on hub: EventHub) { hub.post(value) }
+    func relayAsAnnouncement<T: Announcement>(_ value: T, on hub: EventHub) {
+      hub.post(value, as: (any Announcement).self)
     }
-    let bus = EventHub()
-    let routes = Routes(bus)
+    let hub = EventHub()
+    let routes = Routes(hub)
     let announcement: any Announcement = Banner(text: "hi")
-    relay(announcement, on: bus)
-    relayAsAnnouncement(announcement, on: bus)
+    relay(announcement, on: hub)
+    relayAsAnnouncement(announcement, on: hub)
     #expect(routes.log.elements == ["Banner: hi", "any Announcement: hi"])
     withExtendedLifetime(routes) {}
   }
 
   @Test func aClassInstanceHeldAsItsSuperclassIsNotOpenedByAGenericFunction() {
-    func relay<T: Sendable>(_ value: T, on bus: EventHub) { bus.post(value) }
-    let bus = EventHub()
-    let routes = Routes(bus)
+    func relay<T: Sendable>(_ value: T, on hub: EventHub) { hub.post(value) }
+    let hub = EventHub()
+    let routes = Routes(hub)
     let asMessage: Message = Alert(text: "fire")
-    relay(asMessage, on: bus)
+    relay(asMessage, on: hub)
     #expect(routes.log.elements == ["Message: fire"])
     withExtendedLifetime(routes) {}
   }

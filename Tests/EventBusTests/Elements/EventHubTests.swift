@@ -9,19 +9,19 @@ import Testing
   struct SignedOut: Sendable, Equatable {}
 
   @Test func routesEachEventOnlyToTheSubscribersOfItsType() {
-    let bus = EventHub()
+    let hub = EventHub()
     let signedIn = Recorder<SignedIn>()
     let signedOut = Recorder<SignedOut>()
-    bus.subscribe(SignedIn.self, signedIn)
-    bus.subscribe(SignedOut.self, signedOut)
-    bus.post(SignedIn(id: 1))
-    bus.post(SignedOut())
-    bus.post(SignedIn(id: 2))
+    hub.subscribe(SignedIn.self, signedIn)
+    hub.subscribe(SignedOut.self, signedOut)
+    hub.post(SignedIn(id: 1))
+    hub.post(SignedOut())
+    hub.post(SignedIn(id: 2))
     #expect(signedIn.events == [SignedIn(id: 1), SignedIn(id: 2)])
     #expect(signedOut.events == [SignedOut()])
   }
 
-  @Test func twoBusesAreIndependent() {
+  @Test func twoHubsAreIndependent() {
     let first = EventHub()
     let second = EventHub()
     let log = Log<Int>()
@@ -33,14 +33,14 @@ import Testing
   }
 
   @Test func subscribersOfOneTypeAreCalledInSubscriptionOrder() {
-    let bus = EventHub()
+    let hub = EventHub()
     let log = Log<String>()
-    let first = bus.subscribe(Int.self) { log.append("first \($0)") }
+    let first = hub.subscribe(Int.self) { log.append("first \($0)") }
     let responder = Recorder<Int>()
-    bus.subscribe(Int.self, responder) { _, value in log.append("second \(value)") }
-    let third = bus.subscribe(Int.self) { log.append("third \($0)") }
-    bus.post(1)
-    bus.post(2)
+    hub.subscribe(Int.self, responder) { _, value in log.append("second \(value)") }
+    let third = hub.subscribe(Int.self) { log.append("third \($0)") }
+    hub.post(1)
+    hub.post(2)
     #expect(log.elements == ["first 1", "second 1", "third 1", "first 2", "second 2", "third 2"])
     first.cancel()
     third.cancel()
@@ -48,28 +48,28 @@ import Testing
 
   @Test func postingATypeWithoutSubscribersCreatesNothing() {
     struct Unheard: Sendable {}
-    let bus = EventHub()
-    bus.post(Unheard())
-    #expect(bus.channelCount == 0)
-    #expect(bus.subscriberCount(for: Unheard.self) == 0)
-    #expect(bus.channelCount == 0)
+    let hub = EventHub()
+    hub.post(Unheard())
+    #expect(hub.channelCount == 0)
+    #expect(hub.subscriberCount(for: Unheard.self) == 0)
+    #expect(hub.channelCount == 0)
     #expect(LiveObjects.count("Output", for: Unheard.self) == 0)
   }
 
   @Test(.countsLiveObjects) func channelIsCreatedByTheFirstSubscriptionAndReleasedWithTheLastToken() {
     struct Probe: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     do {
-      let first = bus.subscribe(Probe.self) { _ in }
-      #expect(bus.channelCount == 1)
+      let first = hub.subscribe(Probe.self) { _ in }
+      #expect(hub.channelCount == 1)
       #expect(LiveObjects.count("Output", for: Probe.self) == 1)
-      let second = bus.subscribe(Probe.self) { _ in }
-      #expect(bus.channelCount == 1)
-      #expect(bus.subscriberCount(for: Probe.self) == 2)
+      let second = hub.subscribe(Probe.self) { _ in }
+      #expect(hub.channelCount == 1)
+      #expect(hub.subscriberCount(for: Probe.self) == 2)
       first.cancel()
-      #expect(bus.channelCount == 1)
+      #expect(hub.channelCount == 1)
       second.cancel()
-      #expect(bus.channelCount == 0)
+      #expect(hub.channelCount == 0)
       #expect(LiveObjects.count("Output", for: Probe.self) == 0)
     }
     #expect(LiveObjects.total(for: Probe.self) == 0)
@@ -77,33 +77,33 @@ import Testing
 
   @Test func channelIsReleasedWhenTheLastResponderDeinitialisesAndAnEventFindsItGone() {
     struct Probe: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     weak var weakResponder: Recorder<Probe>?
     do {
       let responder = Recorder<Probe>()
       weakResponder = responder
-      bus.subscribe(Probe.self, responder)  // handle discarded: the subscription lives with the responder
-      bus.post(Probe())
+      hub.subscribe(Probe.self, responder)  // handle discarded: the subscription lives with the responder
+      hub.post(Probe())
       #expect(responder.events.count == 1)
     }
     #expect(weakResponder == nil)
-    bus.post(Probe())  // delivery finds the responder gone and removes its subscription
-    #expect(bus.channelCount == 0)
+    hub.post(Probe())  // delivery finds the responder gone and removes its subscription
+    #expect(hub.channelCount == 0)
     #expect(LiveObjects.total(for: Probe.self) == 0)
   }
 
   @Test func subscriberCountOnlyCountsAndPruningReleasesTheChannel() {
     struct Probe: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     do {
       let responder = Recorder<Probe>()
-      bus.subscribe(Probe.self, responder)
-      #expect(bus.subscriberCount(for: Probe.self) == 1)
+      hub.subscribe(Probe.self, responder)
+      #expect(hub.subscriberCount(for: Probe.self) == 1)
     }
-    #expect(bus.subscriberCount(for: Probe.self) == 0)
-    #expect(bus.channelCount == 1, "reading the count released the channel")
-    bus.pruneDeadSubscribers()
-    #expect(bus.channelCount == 0)
+    #expect(hub.subscriberCount(for: Probe.self) == 0)
+    #expect(hub.channelCount == 1, "reading the count released the channel")
+    hub.pruneDeadSubscribers()
+    #expect(hub.channelCount == 0)
     #expect(LiveObjects.total(for: Probe.self) == 0)
   }
 
@@ -113,161 +113,161 @@ import Testing
     struct Kept: Sendable, Equatable { let value: Int }
     struct Emptied: Sendable {}
     struct Held: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     let survivor = Recorder<Kept>()
     let held = Log<Held>()
-    bus.subscribe(Kept.self, survivor)
-    let token = bus.subscribe(Held.self) { held.append($0) }
+    hub.subscribe(Kept.self, survivor)
+    let token = hub.subscribe(Held.self) { held.append($0) }
     weak var weakDead: Recorder<Kept>?
     do {
       let deadKept = Recorder<Kept>()
       let deadEmptied = Recorder<Emptied>()
       weakDead = deadKept
-      bus.subscribe(Kept.self, deadKept)
-      bus.subscribe(Emptied.self, deadEmptied)
+      hub.subscribe(Kept.self, deadKept)
+      hub.subscribe(Emptied.self, deadEmptied)
     }
     #expect(weakDead == nil)
-    #expect(bus.channelCount == 3)
-    bus.pruneDeadSubscribers()
-    #expect(bus.channelCount == 2)
-    #expect(bus.subscriberCount(for: Kept.self) == 1)
-    #expect(bus.subscriberCount(for: Held.self) == 1)
-    bus.post(Kept(value: 1))
-    bus.post(Held())
+    #expect(hub.channelCount == 3)
+    hub.pruneDeadSubscribers()
+    #expect(hub.channelCount == 2)
+    #expect(hub.subscriberCount(for: Kept.self) == 1)
+    #expect(hub.subscriberCount(for: Held.self) == 1)
+    hub.post(Kept(value: 1))
+    hub.post(Held())
     #expect(survivor.events == [Kept(value: 1)])
     #expect(held.count == 1)
-    bus.pruneDeadSubscribers()
-    #expect(bus.channelCount == 2, "a prune with nothing dead changes nothing")
+    hub.pruneDeadSubscribers()
+    #expect(hub.channelCount == 2, "a prune with nothing dead changes nothing")
     token.cancel()
-    #expect(bus.channelCount == 1)
+    #expect(hub.channelCount == 1)
     #expect(LiveObjects.total(for: Emptied.self) == 0)
     #expect(LiveObjects.total(for: Held.self) == 0)
   }
 
-  @Test func pruningAnEmptyBusDoesNothing() {
-    let bus = EventHub()
-    bus.pruneDeadSubscribers()
-    #expect(bus.channelCount == 0)
+  @Test func pruningAnEmptyHubDoesNothing() {
+    let hub = EventHub()
+    hub.pruneDeadSubscribers()
+    #expect(hub.channelCount == 0)
   }
 
-  /// The handler of a dead responder holds the last reference to an object whose `deinit` uses the bus: pruning
+  /// The handler of a dead responder holds the last reference to an object whose `deinit` uses the hub: pruning
   /// releases it, and a lock still held at that moment would trap (debug) or deadlock (release).
-  @Test func aDeinitRunByPruningMayUseTheBus() {
+  @Test func aDeinitRunByPruningMayUseTheHub() {
     struct Probe: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     let seenFromDeinit = LockedState<[Int]>([])
     let lateDelivery = Log<Probe>()
     let lateToken = LockedState<EventSubscription?>(nil)
     do {
       let responder = Recorder<Probe>()
       let capture = Recorder<Int>(onDeinit: {
-        seenFromDeinit.withLock { $0.append(bus.subscriberCount(for: Probe.self)) }
-        bus.pruneDeadSubscribers()
-        let token = bus.subscribe(Probe.self) { lateDelivery.append($0) }
-        bus.post(Probe())
+        seenFromDeinit.withLock { $0.append(hub.subscriberCount(for: Probe.self)) }
+        hub.pruneDeadSubscribers()
+        let token = hub.subscribe(Probe.self) { lateDelivery.append($0) }
+        hub.post(Probe())
         lateToken.withLock { $0 = token }
-        seenFromDeinit.withLock { $0.append(bus.channelCount) }
+        seenFromDeinit.withLock { $0.append(hub.channelCount) }
       })
-      bus.subscribe(Probe.self, responder) { [capture] _, _ in _ = capture }
+      hub.subscribe(Probe.self, responder) { [capture] _, _ in _ = capture }
     }
-    #expect(bus.channelCount == 1)
-    bus.pruneDeadSubscribers()
+    #expect(hub.channelCount == 1)
+    hub.pruneDeadSubscribers()
     #expect(seenFromDeinit.withLock { $0 } == [0, 1])
     #expect(lateDelivery.count == 1)
-    #expect(bus.subscriberCount(for: Probe.self) == 1)
+    #expect(hub.subscriberCount(for: Probe.self) == 1)
     lateToken.withLock { $0 }?.cancel()
-    #expect(bus.channelCount == 0)
+    #expect(hub.channelCount == 0)
     #expect(LiveObjects.total(for: Probe.self) == 0)
   }
 
   @Test func cancellingAResponderSubscriptionStopsDeliveryWhileTheResponderLives() {
-    let bus = EventHub()
+    let hub = EventHub()
     let responder = Recorder<SignedIn>()
-    let handle = bus.subscribe(SignedIn.self, responder)
-    bus.post(SignedIn(id: 1))
+    let handle = hub.subscribe(SignedIn.self, responder)
+    hub.post(SignedIn(id: 1))
     handle.cancel()
-    bus.post(SignedIn(id: 2))
+    hub.post(SignedIn(id: 2))
     #expect(responder.events == [SignedIn(id: 1)])
-    #expect(bus.channelCount == 0)
+    #expect(hub.channelCount == 0)
   }
 
   @Test func releasingATokenEndsItsSubscription() {
     struct Probe: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     let log = Log<Int>()
     do {
-      let token = bus.subscribe(Probe.self) { _ in log.append(1) }
-      bus.post(Probe())
+      let token = hub.subscribe(Probe.self) { _ in log.append(1) }
+      hub.post(Probe())
       _ = token
     }
-    bus.post(Probe())
+    hub.post(Probe())
     #expect(log.count == 1)
-    #expect(bus.channelCount == 0)
+    #expect(hub.channelCount == 0)
     #expect(LiveObjects.total(for: Probe.self) == 0)
   }
 
   @Test func aHandlerMayPostAnotherTypeWhichIsDeliveredAtOnce() {
-    let bus = EventHub()
+    let hub = EventHub()
     let log = Log<String>()
-    let onSignedIn = bus.subscribe(SignedIn.self) { event in
+    let onSignedIn = hub.subscribe(SignedIn.self) { event in
       log.append("signed in \(event.id)")
-      bus.post(SignedOut())
+      hub.post(SignedOut())
       log.append("after posting signed out")
     }
-    let onSignedOut = bus.subscribe(SignedOut.self) { _ in log.append("signed out") }
-    bus.post(SignedIn(id: 1))
+    let onSignedOut = hub.subscribe(SignedOut.self) { _ in log.append("signed out") }
+    hub.post(SignedIn(id: 1))
     #expect(log.elements == ["signed in 1", "signed out", "after posting signed out"])
     onSignedIn.cancel()
     onSignedOut.cancel()
   }
 
   @Test func aPostOfTheSameTypeFromAHandlerIsQueuedUntilEverySubscriberHadTheCurrentEvent() {
-    let bus = EventHub()
+    let hub = EventHub()
     let log = Log<String>()
-    let first = bus.subscribe(Int.self) { value in
+    let first = hub.subscribe(Int.self) { value in
       log.append("first \(value)")
-      if value == 1 { bus.post(2) }
+      if value == 1 { hub.post(2) }
     }
-    let second = bus.subscribe(Int.self) { log.append("second \($0)") }
-    bus.post(1)
+    let second = hub.subscribe(Int.self) { log.append("second \($0)") }
+    hub.post(1)
     #expect(log.elements == ["first 1", "second 1", "first 2", "second 2"])
     first.cancel()
     second.cancel()
   }
 
-  @Test func aHandlerMaySubscribeOnTheSameBusAndTheNewSubscriberGetsTheNextEvent() {
-    let bus = EventHub()
+  @Test func aHandlerMaySubscribeOnTheSameHubAndTheNewSubscriberGetsTheNextEvent() {
+    let hub = EventHub()
     let late = Log<Int>()
     let tokens = LockedState<[EventSubscription]>([])
-    let first = bus.subscribe(Int.self) { value in
+    let first = hub.subscribe(Int.self) { value in
       guard value == 1 else { return }
-      let token = bus.subscribe(Int.self) { late.append($0) }
+      let token = hub.subscribe(Int.self) { late.append($0) }
       tokens.withLock { $0.append(token) }
     }
-    bus.post(1)
-    bus.post(2)
+    hub.post(1)
+    hub.post(2)
     #expect(late.elements == [2])
     first.cancel()
     tokens.withLock { $0.removeAll() }
-    #expect(bus.channelCount == 0)
+    #expect(hub.channelCount == 0)
   }
 
   @Test func aHandlerMayCancelTheLastSubscriptionOfItsOwnChannel() {
     struct Probe: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     let log = Log<Int>()
     let token = LockedState<EventSubscription?>(nil)
     do {
-      let subscription = bus.subscribe(Probe.self) { _ in
+      let subscription = hub.subscribe(Probe.self) { _ in
         log.append(1)
         token.withLock { $0 }?.cancel()
       }
       token.withLock { $0 = subscription }
     }
-    bus.post(Probe())
-    bus.post(Probe())
+    hub.post(Probe())
+    hub.post(Probe())
     #expect(log.count == 1)
-    #expect(bus.channelCount == 0)
+    #expect(hub.channelCount == 0)
     do {
       let released = token.withLock { token in
         defer { token = nil }
@@ -279,38 +279,38 @@ import Testing
   }
 
   @Test func eventResponderSubscribesWithItsHandleMethod() {
-    let bus = EventHub()
+    let hub = EventHub()
     let responder = Recorder<SignedIn>()
-    bus.subscribe(SignedIn.self, responder)
-    bus.post(SignedIn(id: 3))
+    hub.subscribe(SignedIn.self, responder)
+    hub.post(SignedIn(id: 3))
     #expect(responder.events == [SignedIn(id: 3)])
   }
 
   @Test func eventsOfATypeWorkWithOperators() {
-    let bus = EventHub()
+    let hub = EventHub()
     let log = Log<Int>()
-    let token = bus.events(of: SignedIn.self).map(\.id).filter { $0 > 0 }.removeDuplicates().subscribe {
+    let token = hub.events(of: SignedIn.self).map(\.id).filter { $0 > 0 }.removeDuplicates().subscribe {
       log.append($0)
     }
-    for id in [1, 1, -1, 2, 2, 3] { bus.post(SignedIn(id: id)) }
+    for id in [1, 1, -1, 2, 2, 3] { hub.post(SignedIn(id: id)) }
     #expect(log.elements == [1, 2, 3])
-    #expect(bus.events(of: SignedIn.self).subscriberCount == 1)
+    #expect(hub.events(of: SignedIn.self).subscriberCount == 1)
     token.cancel()
-    #expect(bus.events(of: SignedIn.self).subscriberCount == 0)
+    #expect(hub.events(of: SignedIn.self).subscriberCount == 0)
   }
 
   @Test func queueContextDeliversInOrderOnTheQueue() async {
-    let bus = EventHub()
-    let queue = DispatchQueue(label: "bus-test")
+    let hub = EventHub()
+    let queue = DispatchQueue(label: "hub-test")
     let key = DispatchSpecificKey<Bool>()
     queue.setSpecific(key: key, value: true)
     let log = Log<Int>()
     let onQueue = Log<Bool>()
-    let token = bus.subscribe(Int.self, on: .queue(queue)) { value in
+    let token = hub.subscribe(Int.self, on: .queue(queue)) { value in
       onQueue.append(DispatchQueue.getSpecific(key: key) == true)
       log.append(value)
     }
-    for value in 0..<100 { bus.post(value) }
+    for value in 0..<100 { hub.post(value) }
     queue.sync {}
     #expect(log.elements == Array(0..<100))
     #expect(onQueue.elements.allSatisfy { $0 })
@@ -322,17 +322,17 @@ import Testing
     @MainActor final class Screen {
       var ids: [Int] = []
     }
-    let bus = EventHub()
+    let hub = EventHub()
     let screen = Screen()
-    bus.subscribe(SignedIn.self, screen, on: .main) { screen, event in screen.ids.append(event.id) }
+    hub.subscribe(SignedIn.self, screen, on: .main) { screen, event in screen.ids.append(event.id) }
     let tokenLog = LockedState<[Int]>([])
-    let token = bus.subscribe(SignedIn.self, on: .main) { event in
+    let token = hub.subscribe(SignedIn.self, on: .main) { event in
       MainActor.assertIsolated()
       tokenLog.withLock { $0.append(event.id) }
     }
     Thread.detachNewThread {
-      bus.post(SignedIn(id: 1))
-      bus.post(SignedIn(id: 2))
+      hub.post(SignedIn(id: 1))
+      hub.post(SignedIn(id: 2))
     }
     let delivered = await eventually { screen.ids.count == 2 && tokenLog.withLock { $0.count } == 2 }
     #expect(delivered)
@@ -341,17 +341,17 @@ import Testing
     token.cancel()
   }
 
-  @Test func subscriptionsDoNotKeepTheBusAlive() {
+  @Test func subscriptionsDoNotKeepTheHubAlive() {
     struct Probe: Sendable {}
-    weak var weakBus: EventHub?
+    weak var weakHub: EventHub?
     do {
       let token: EventSubscription
       do {
-        let bus = EventHub()
-        weakBus = bus
-        token = bus.subscribe(Probe.self) { _ in }
+        let hub = EventHub()
+        weakHub = hub
+        token = hub.subscribe(Probe.self) { _ in }
       }
-      #expect(weakBus == nil)
+      #expect(weakHub == nil)
       token.cancel()
     }
     #expect(LiveObjects.total(for: Probe.self) == 0)
@@ -367,17 +367,17 @@ import Testing
       let thread: Int
       let iteration: Int
     }
-    let bus = EventHub()
+    let hub = EventHub()
     let threads = 4
     let iterations = stressIterations(2_000)
     let received = LockedState([Int](repeating: 0, count: threads))
     await runConcurrently(threads: threads) { thread in
       for iteration in 0..<iterations {
         let arrived = DispatchSemaphore(value: 0)
-        let token = bus.subscribe(Ping.self) { ping in
+        let token = hub.subscribe(Ping.self) { ping in
           if ping.thread == thread && ping.iteration == iteration { arrived.signal() }
         }
-        bus.post(Ping(thread: thread, iteration: iteration))
+        hub.post(Ping(thread: thread, iteration: iteration))
         // Another thread may be delivering: then it delivers this event too, after `post` returned.
         if arrived.wait(timeout: .now() + 10) == .success {
           received.withLock { $0[thread] += 1 }
@@ -386,7 +386,7 @@ import Testing
       }
     }
     #expect(received.withLock { $0 } == [Int](repeating: iterations, count: threads))
-    #expect(bus.channelCount == 0)
+    #expect(hub.channelCount == 0)
     #expect(LiveObjects.total(for: Ping.self) == 0)
   }
 
@@ -397,16 +397,16 @@ import Testing
     }
     struct Right: Sendable { let value: Int }
     struct Churn: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     let threads = 4
     let iterations = stressIterations(5_000)
     let left = Recorder<Left>()
     let right = Recorder<Right>()
-    bus.subscribe(Left.self, left)
-    bus.subscribe(Right.self, right)
+    hub.subscribe(Left.self, left)
+    hub.subscribe(Right.self, right)
     let inside = LockedState(0)
     let maxInside = LockedState(0)
-    let serialCheck = bus.subscribe(Left.self) { _ in
+    let serialCheck = hub.subscribe(Left.self) { _ in
       let now = inside.withLock {
         $0 += 1
         return $0
@@ -417,13 +417,13 @@ import Testing
     await runConcurrently(threads: threads) { thread in
       for iteration in 0..<iterations {
         if thread.isMultiple(of: 2) {
-          bus.post(Left(sender: thread, value: iteration))
+          hub.post(Left(sender: thread, value: iteration))
         } else {
-          bus.post(Right(value: iteration))
+          hub.post(Right(value: iteration))
         }
         // A channel created and released over and over beside the two permanent ones.
-        let churn = bus.subscribe(Churn.self) { _ in }
-        bus.post(Churn())
+        let churn = hub.subscribe(Churn.self) { _ in }
+        hub.post(Churn())
         churn.cancel()
       }
     }
@@ -435,29 +435,29 @@ import Testing
       #expect(leftEvents.filter { $0.sender == sender }.map(\.value) == Array(0..<iterations))
     }
     serialCheck.cancel()
-    #expect(bus.channelCount == 2)
+    #expect(hub.channelCount == 2)
     #expect(LiveObjects.total(for: Churn.self) == 0)
   }
 
   @Test func threadsSubscribingRespondersThatDieWhilePostingLeaveNoChannelBehind() async {
     struct Tick: Sendable {}
-    let bus = EventHub()
+    let hub = EventHub()
     let iterations = stressIterations(2_000)
     await runConcurrently(threads: 4) { thread in
       for _ in 0..<iterations {
         if thread == 0 {
-          bus.post(Tick())
+          hub.post(Tick())
         } else {
           // The responder dies at the end of the iteration, possibly while another thread delivers to it.
           let responder = Recorder<Tick>()
-          bus.subscribe(Tick.self, responder)
-          bus.post(Tick())
+          hub.subscribe(Tick.self, responder)
+          hub.post(Tick())
         }
       }
     }
     // The responders of the last posts died after them; nothing has looked at their subscriptions since.
-    bus.pruneDeadSubscribers()
-    #expect(bus.channelCount == 0)
+    hub.pruneDeadSubscribers()
+    #expect(hub.channelCount == 0)
     #expect(LiveObjects.total(for: Tick.self) == 0)
   }
 
@@ -478,7 +478,7 @@ import Testing
         self.iteration = iteration
       }
     }
-    let bus = EventHub()
+    let hub = EventHub()
     let subscribers = 3
     let iterations = stressIterations(2_000)
     let finished = Counter()
@@ -487,17 +487,17 @@ import Testing
     await runConcurrently(threads: subscribers + 1) { thread in
       guard thread < subscribers else {
         while finished.current < subscribers {
-          bus.pruneDeadSubscribers()
+          hub.pruneDeadSubscribers()
           prunes.increment()
         }
         return
       }
       for iteration in 0..<iterations {
         let waiter = Waiter(thread: thread, iteration: iteration)
-        bus.subscribe(Ping.self, waiter) { waiter, ping in
+        hub.subscribe(Ping.self, waiter) { waiter, ping in
           if ping.thread == waiter.thread && ping.iteration == waiter.iteration { waiter.arrived.signal() }
         }
-        bus.post(Ping(thread: thread, iteration: iteration))
+        hub.post(Ping(thread: thread, iteration: iteration))
         // Another thread may be delivering: then it delivers this event too, after `post` returned.
         if waiter.arrived.wait(timeout: .now() + 10) == .success {
           received.withLock { $0[thread] += 1 }
@@ -507,8 +507,8 @@ import Testing
     }
     #expect(received.withLock { $0 } == [Int](repeating: iterations, count: subscribers))
     #expect(prunes.current > 0)
-    bus.pruneDeadSubscribers()
-    #expect(bus.channelCount == 0)
+    hub.pruneDeadSubscribers()
+    #expect(hub.channelCount == 0)
     #expect(LiveObjects.total(for: Ping.self) == 0)
   }
 }

@@ -172,25 +172,25 @@ import Testing
     #expect(screen.log.elements.isEmpty)
   }
 
-  @Test func observesReadOnlyOutputsOperatorChainsAndBusEvents() {
+  @Test func observesReadOnlyOutputsOperatorChainsAndHubEvents() {
     struct Tapped: Sendable { let count: Int }
     let output = Output<Int>()
-    let bus = EventHub()
+    let hub = EventHub()
     let screen = Screen()
     let composition = ObserverComposition(
       EventObserver(output.readOnly, responder: screen) { screen, value in screen.log.append(value) },
       EventObserver(output.map { $0 * 10 }.removeDuplicates(), responder: screen) { screen, value in
         screen.log.append(value)
       },
-      EventObserver(bus.events(of: Tapped.self), responder: screen) { screen, event in screen.log.append(event.count) }
+      EventObserver(hub.events(of: Tapped.self), responder: screen) { screen, event in screen.log.append(event.count) }
     )
     composition.startObserving()
     output.send(1)
     output.send(1)
-    bus.post(Tapped(count: 7))
+    hub.post(Tapped(count: 7))
     #expect(screen.log.elements == [1, 10, 1, 7])
     composition.stopObserving()
-    #expect(bus.subscriberCount(for: Tapped.self) == 0)
+    #expect(hub.subscriberCount(for: Tapped.self) == 0)
     #expect(output.subscriberCount == 0)
   }
 

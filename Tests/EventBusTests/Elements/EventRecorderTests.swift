@@ -8,16 +8,16 @@ import Testing
   @Test func recordsTheEventsOfAnyStreamInOrder() {
     struct Tick: Sendable, Equatable { let value: Int }
     let output = Output<Int>()
-    let bus = EventHub()
+    let hub = EventHub()
     let fromOutput = EventRecorder(output)
     let fromChain = EventRecorder(output.map { "\($0)" }.removeDuplicates())
-    let fromBus = EventRecorder(bus.events(of: Tick.self))
+    let fromHub = EventRecorder(hub.events(of: Tick.self))
     for value in [1, 1, 2] { output.send(value) }
-    bus.post(Tick(value: 3))
+    hub.post(Tick(value: 3))
     #expect(fromOutput.events == [1, 1, 2])
     #expect(fromOutput.count == 3)
     #expect(fromChain.events == ["1", "2"])
-    #expect(fromBus.events == [Tick(value: 3)])
+    #expect(fromHub.events == [Tick(value: 3)])
   }
 
   @Test func oneRecorderRecordsSeveralStreamsIntoOneList() {

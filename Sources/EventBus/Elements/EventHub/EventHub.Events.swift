@@ -1,25 +1,25 @@
 extension EventHub {
-  /// The events of one type on a bus, as an ``EventStream``: what ``EventHub/events(of:)`` returns.
+  /// The events of one type on a hub, as an ``EventStream``: what ``EventHub/events(of:)`` returns.
   ///
   /// Everything that takes an event stream takes it: operators, ``EventObserver``, ``EventRecorder``, `values`.
   ///
   /// ```swift
-  /// let observer = EventObserver(bus.events(of: UserSignedIn.self), responder: screen) { screen, event in
+  /// let observer = EventObserver(hub.events(of: UserSignedIn.self), responder: screen) { screen, event in
   ///   screen.showWelcome(event.id)
   /// }
   /// ```
   ///
-  /// Each subscription goes to the bus's channel for `Event`, created on demand and released after its last
+  /// Each subscription goes to the hub's channel for `Event`, created on demand and released after its last
   /// subscription ends.
   public struct Events<Event: Sendable>: EventStream {
-    private let bus: EventHub
+    private let hub: EventHub
 
-    init(bus: EventHub) {
-      self.bus = bus
+    init(hub: EventHub) {
+      self.hub = hub
     }
 
-    /// The number of live subscribers of `Event` on the bus. Creates nothing.
-    public var subscriberCount: Int { bus.subscriberCount(for: Event.self) }
+    /// The number of live subscribers of `Event` on the hub. Creates nothing.
+    public var subscriberCount: Int { hub.subscriberCount(for: Event.self) }
 
     public func _subscribe<Responder: AnyObject & Sendable>(
       _ responder: Responder,
@@ -27,7 +27,7 @@ extension EventHub {
       at callSite: CallSite,
       _ handler: @escaping @Sendable (Responder, Event) -> Void
     ) -> ResponderSubscription {
-      bus.withChannel(for: Event.self) { output in
+      hub.withChannel(for: Event.self) { output in
         output._subscribe(responder, on: context, at: callSite, handler)
       }
     }
@@ -37,7 +37,7 @@ extension EventHub {
       at callSite: CallSite,
       _ handler: @escaping @Sendable (Event) -> Void
     ) -> EventSubscription {
-      bus.withChannel(for: Event.self) { output in
+      hub.withChannel(for: Event.self) { output in
         output._subscribe(on: context, at: callSite, handler)
       }
     }

@@ -1,16 +1,16 @@
 /// A hub that routes events by their type: post any event, subscribe to the types you care about.
 ///
-/// A bus decouples senders from receivers that do not know each other: a sign-in flow posts `UserSignedIn`, and the
+/// A hub decouples senders from receivers that do not know each other: a sign-in flow posts `UserSignedIn`, and the
 /// profile cache, the analytics logger and the badge counter each subscribe to it without anyone holding a reference
 /// to anyone else.
 ///
 /// ```swift
 /// struct UserSignedIn: Sendable { let id: Int }
 ///
-/// let bus = EventHub()                                   // inject it; there is no shared instance
-/// bus.subscribe(UserSignedIn.self, cache) { cache, event in cache.load(user: event.id) }   // held weakly
-/// let subscription = bus.subscribe(UserSignedIn.self) { event in print("signed in", event.id) }
-/// bus.post(UserSignedIn(id: 7))
+/// let hub = EventHub()                                   // inject it; there is no shared instance
+/// hub.subscribe(UserSignedIn.self, cache) { cache, event in cache.load(user: event.id) }   // held weakly
+/// let subscription = hub.subscribe(UserSignedIn.self) { event in print("signed in", event.id) }
+/// hub.post(UserSignedIn(id: 7))
 /// ```
 ///
 /// Each event type has its own channel, an ``Output`` created by the first subscription to that type and released
@@ -18,16 +18,16 @@
 /// nothing.
 ///
 /// ## Guarantees
-/// For the events of one type, everything ``Output`` promises holds (G1–G8): subscribers are called in the order
+/// For the events of one type, everything ``Output`` promises applies (G1–G8): subscribers are called in the order
 /// they subscribed, events are delivered one at a time and in order, a post from inside a handler of the same type
 /// is queued and delivered after the current event, cancellation and weak responders behave the same, and no lock
-/// is held while a handler runs, so a handler may post or subscribe on this bus.
+/// is held while a handler runs, so a handler may post or subscribe on this hub.
 ///
 /// Events of different types travel on different channels: a post of type `A` from inside a handler of type `B`
 /// is delivered right away, nested inside that handler, like a method call (and like `NotificationCenter`).
 ///
 /// ## Routing by static type
-/// The bus routes by the *static* type of the posted value, the type the compiler sees at the call site, never by
+/// The hub routes by the *static* type of the posted value, the type the compiler sees at the call site, never by
 /// its dynamic type: `post(event)` reaches the subscribers of that type and no other. A value held as an existential
 /// reaches the subscribers of the existential type, and a class instance held as its superclass reaches the
 /// subscribers of the superclass:
@@ -37,31 +37,31 @@
 /// struct Banner: Announcement { let text: String }
 ///
 /// let announcement: any Announcement = Banner(text: "hi")
-/// bus.post(announcement)                 // subscribers of (any Announcement).self, not of Banner.self
-/// bus.post(Banner(text: "hi"))           // subscribers of Banner.self
-/// bus.post(announcement, as: (any Announcement).self)   // the same as the first line, spelled out
+/// hub.post(announcement)                 // subscribers of (any Announcement).self, not of Banner.self
+/// hub.post(Banner(text: "hi"))           // subscribers of Banner.self
+/// hub.post(announcement, as: (any Announcement).self)   // the same as the first line, spelled out
 /// ```
 ///
 /// To reach the subscribers of a value's dynamic type, post it as that type, for example after a cast
-/// (`if let banner = announcement as? Banner { bus.post(banner) }`). Nothing is posted twice: a subscriber of a
+/// (`if let banner = announcement as? Banner { hub.post(banner) }`). Nothing is posted twice: a subscriber of a
 /// protocol or superclass does not receive the events posted as a conforming or derived type.
 ///
 /// Swift *opens* an existential passed to a generic parameter, so inside a generic function the static type is the
 /// type of the value inside. Name the type with ``post(_:as:)`` where that is not the one you mean:
 ///
 /// ```swift
-/// func relay<T: Sendable>(_ value: T, on bus: EventHub) { bus.post(value) }
-/// func announce<T: Announcement>(_ value: T, on bus: EventHub) { bus.post(value, as: (any Announcement).self) }
+/// func relay<T: Sendable>(_ value: T, on hub: EventHub) { hub.post(value) }
+/// func announce<T: Announcement>(_ value: T, on hub: EventHub) { hub.post(value, as: (any Announcement).self) }
 ///
-/// relay(announcement, on: bus)      // subscribers of Banner.self: inside relay, T is Banner
-/// announce(announcement, on: bus)   // subscribers of (any Announcement).self
+/// relay(announcement, on: hub)      // subscribers of Banner.self: inside relay, T is Banner
+/// announce(announcement, on: hub)   // subscribers of (any Announcement).self
 /// ```
 ///
 /// A class instance held as its superclass is not opened: a generic function receives it as the superclass.
 public final class EventHub: Sendable {
   let channels = LockedState<[ObjectIdentifier: Channel]>([:])
 
-  /// Creates an empty bus.
+  /// Creates an empty hub.
   public init() {}
 
   /// Delivers `event` to the subscribers of its static type, `Event`.
@@ -71,8 +71,8 @@ public final class EventHub: Sendable {
   /// behind the current one (see ``Output/send(_:)``).
   ///
   /// ```swift
-  /// bus.post(CartChanged(itemCount: 3))
-  /// bus.post(banner, as: (any Announcement).self)   // to the subscribers of the protocol
+  /// hub.post(CartChanged(itemCount: 3))
+  /// hub.post(banner, as: (any Announcement).self)   // to the subscribers of the protocol
   /// ```
   ///
   /// `Event` is the type the compiler sees at the call site: an existential argument such as an `any Announcement`
@@ -96,10 +96,10 @@ public final class EventHub: Sendable {
     unsafeDowncast(output, to: Output<Event>.self).send(event)
   }
 
-  /// The events of one type as an ``EventStream``, so operators, observers and recorders work with the bus.
+  /// The events of one type as an ``EventStream``, so operators, observers and recorders work with the hub.
   ///
   /// ```swift
-  /// bus.events(of: CartChanged.self).map(\.itemCount).removeDuplicates().subscribe(badge) { badge, count in
+  /// hub.events(of: CartChanged.self).map(\.itemCount).removeDuplicates().subscribe(badge) { badge, count in
   ///   badge.show(count)
   /// }
   /// ```
@@ -107,9 +107,9 @@ public final class EventHub: Sendable {
   /// Reading it creates nothing; the channel appears with the first subscription.
   ///
   /// - Parameter type: The event type.
-  /// - Returns: A stream that subscribes to `type` on this bus.
+  /// - Returns: A stream that subscribes to `type` on this hub.
   public func events<Event: Sendable>(of type: Event.Type) -> Events<Event> {
-    Events(bus: self)
+    Events(hub: self)
   }
 
   /// The number of live subscribers of `type`: not cancelled, and whose responder, if any, is alive.
@@ -127,19 +127,19 @@ public final class EventHub: Sendable {
   /// Removes every subscription, of every event type, whose responder has deinitialised, and releases the channels
   /// that are left without subscribers.
   ///
-  /// A bus notices a deinitialised responder only when it next touches its subscription: the next event of its type,
+  /// A hub notices a deinitialised responder only when it next touches its subscription: the next event of its type,
   /// or a periodic sweep on subscribe. A type that is rarely posted keeps its channel until then. Call this where you
   /// know responders went away, such as after a screen closed, to free them at once.
   ///
   /// ```swift
   /// settingsScreen = nil           // its subscriptions are dead, but not noticed yet
-  /// bus.pruneDeadSubscribers()     // noticed: removed, and a channel nobody else uses is released
+  /// hub.pruneDeadSubscribers()     // noticed: removed, and a channel nobody else uses is released
   /// ```
   ///
-  /// - Complexity: O(*n*) for *n* subscriptions on the bus.
+  /// - Complexity: O(*n*) for *n* subscriptions on the hub.
   public func pruneDeadSubscribers() {
     let outputs = channels.withLock { $0.values.map(\.output) }
-    // Removing a channel's last subscription calls the bus back (see `withChannel`), which releases the channel.
+    // Removing a channel's last subscription calls the hub back (see `withChannel`), which releases the channel.
     for output in outputs {
       output.pruneDeadEntries()
     }
@@ -157,11 +157,11 @@ extension EventHub {
   /// Subscribes `responder`, held weakly, to the events of `type`.
   ///
   /// ```swift
-  /// bus.subscribe(UserSignedIn.self, profileCache) { cache, event in cache.load(user: event.id) }
+  /// hub.subscribe(UserSignedIn.self, profileCache) { cache, event in cache.load(user: event.id) }
   /// ```
   ///
   /// The hub's subscribing methods are those of an ``EventStream``, with the event type in front: this one is
-  /// `bus.events(of: type).subscribe(responder, on: context, handler)`, and
+  /// `hub.events(of: type).subscribe(responder, on: context, handler)`, and
   /// ``EventStream/subscribe(_:on:fileID:line:_:)-(_,DeliveryContext,_,_,_)`` documents its other parameters. The
   /// hub's other forms document only what differs from this one.
   ///

@@ -1,4 +1,4 @@
-/// An ``Observer`` that connects an ``EventStream`` (an ``Output``, a ``ReadOnlyOutput``, an operator chain, a bus's
+/// An ``Observer`` that connects an ``EventStream`` (an ``Output``, a ``ReadOnlyOutput``, an operator chain, a hub's
 /// events) to a weakly held responder.
 ///
 /// It is created stopped; ``startObserving()`` subscribes, ``stopObserving()`` cancels, and both may be called
@@ -29,7 +29,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
   }
 
   private weak let weakResponder: Responder?
-  /// Subscribes the responder; the handler it installs delivers only while the given predicate holds.
+  /// Subscribes the responder; the handler it installs delivers only while the given predicate returns `true`.
   private let subscribe: @Sendable (Responder, _ isCurrent: @escaping @Sendable () -> Bool) -> ResponderSubscription
   private let state = LockedState(State())
 
@@ -39,7 +39,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
   /// initialisers document only what differs.
   ///
   /// - Parameters:
-  ///   - stream: What to observe: an output, a read-only output, an operator chain, a bus's events.
+  ///   - stream: What to observe: an output, a read-only output, an operator chain, a hub's events.
   ///   - responder: The object the events are for. Never retained.
   ///   - context: Where `handler` runs; `.immediate` by default.
   ///   - fileID: The file of the call, for `debugDescription`; leave the default, and `line`'s.
