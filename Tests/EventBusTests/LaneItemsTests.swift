@@ -68,9 +68,11 @@ import Testing
     }
     #expect(delivered == [0, 1, 2, 3])
     #expect(deaths.count == 4)
-    #expect(queue.count == 6)
+    let waiting = queue.count
+    #expect(waiting == 6)
     queue.free(of: TrackedEvent.self)
-    #expect(queue.isEmpty)
+    let isEmpty = queue.isEmpty
+    #expect(isEmpty)
     #expect(deaths.count == 10)
   }
 }

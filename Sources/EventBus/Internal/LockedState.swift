@@ -20,10 +20,10 @@
 ///
 /// Shared with the `Broadcasters` module through `package` access; users never see it.
 @usableFromInline
-package struct LockedState<State> {
+package struct LockedState<State: ~Copyable> {
   @usableFromInline let storage: Storage
 
-  package init(_ initialState: State) {
+  package init(_ initialState: consuming State) {
     storage = Storage(initialState)
   }
 
@@ -36,13 +36,13 @@ package struct LockedState<State> {
   }
 }
 
-extension LockedState {
+extension LockedState where State: ~Copyable {
   @usableFromInline
   final class Storage {
     @usableFromInline let state: UnsafeMutablePointer<State>
     @usableFromInline let lock: UnsafeMutablePointer<PlatformLock>
 
-    init(_ initialState: State) {
+    init(_ initialState: consuming State) {
       state = UnsafeMutablePointer.allocate(capacity: 1)
       state.initialize(to: initialState)
       lock = UnsafeMutablePointer.allocate(capacity: 1)
@@ -67,8 +67,8 @@ extension LockedState {
 
 // The storage is shared between threads; every access to the state goes through `withLock`, which holds the
 // platform lock for the whole access.
-extension LockedState.Storage: @unchecked Sendable where State: Sendable {}
-extension LockedState: @unchecked Sendable where State: Sendable {}
+extension LockedState.Storage: @unchecked Sendable where State: Sendable & ~Copyable {}
+extension LockedState: @unchecked Sendable where State: Sendable & ~Copyable {}
 
 #if canImport(Darwin)
   @usableFromInline package typealias PlatformLock = os_unfair_lock

@@ -13,7 +13,7 @@ import Dispatch
 /// On the main queue, with nothing waiting, the lane delivers at once instead (`.main` runs inline on the main actor).
 final class DeliveryLane<Event: Sendable> {
   /// Not generic, like everything the lane's code names for each event (``LaneItems``).
-  private struct State {
+  private struct State: ~Copyable {
     var items = LaneItems()
     /// The queue the last block emptied, kept with its capacity for the next block: with `items`, the two take
     /// turns, so a steady rhythm of sends allocates nothing.
@@ -62,16 +62,18 @@ final class DeliveryLane<Event: Sendable> {
   }
 
   deinit {
-    // Nothing waits here (a waiting event keeps a block, which keeps the lane), so this frees only the storage.
-    var (queues, held) = state.withLock { state in
-      (
-        [replacing(&state.items, with: LaneItems()), replacing(&state.spare, with: LaneItems())],
-        replacing(&state.held, with: HeldResponders())
-      )
+    // Nothing waits here (a waiting event keeps a block, which keeps the lane), so this frees only the storage, taken
+    // out of the state first: freeing runs no user code, but nothing is freed under a lock.
+    var items = LaneItems()
+    var spare = LaneItems()
+    var held = HeldResponders()
+    state.withLock { state in
+      swap(&state.items, &items)
+      swap(&state.spare, &spare)
+      swap(&state.held, &held)
     }
-    for index in queues.indices {
-      queues[index].free(of: Event.self)
-    }
+    items.free(of: Event.self)
+    spare.free(of: Event.self)
     held.free()
     LiveObjects.destroyed("DeliveryLane", for: Event.self)
   }
@@ -172,8 +174,11 @@ final class DeliveryLane<Event: Sendable> {
   /// responders (``HeldResponders``); an event that waits alone is delivered with a weak load per responder, which
   /// costs it less than a run's hold and release.
   private func drain() {
-    var (batch, held) = state.withLock { state in
-      (replacing(&state.spare, with: LaneItems()), replacing(&state.held, with: HeldResponders()))
+    var batch = LaneItems()
+    var held = HeldResponders()
+    state.withLock { state in
+      swap(&state.spare, &batch)
+      swap(&state.held, &held)
     }
     while true {
       let hasItems = state.withLock { state in
@@ -193,7 +198,7 @@ final class DeliveryLane<Event: Sendable> {
         batch.removeFirst(of: Event.self) { event, item in
           if !held.holds(item) {
             held.end()
-            guard HeldResponders.isAvailable && othersWait else {
+            guard othersWait else {
               return Self.deliver(UnsafeRawPointer(event), to: item.offsets, of: item.entries)
             }
             held.hold(item)

@@ -9,23 +9,18 @@
 /// Holding a responder must not keep it in the game once its owners let it go (G4, G6): before each delivery the
 /// entry checks that the run's reference is not the last one. If it is, the responder would have deinitialised
 /// already; the entry lets it go at once, which runs its `deinit` there, outside any lock, as the last weak load's
-/// release would have, and cancels itself. That check reads the reference count, which works for native Swift objects
-/// only: where Objective-C objects can be responders, lanes do not hold them, and load them for each delivery.
+/// release would have, and cancels itself. The check reads the reference count of a native Swift object; for an
+/// Objective-C object (on Apple platforms) the runtime cannot tell, and answers "not the last": such a responder is let
+/// go when the run ends, as one another thread holds at that moment. Every platform runs this same path.
 ///
 /// A responder subscribed more than once in the run is held once, in one slot its entries share: two references of
 /// the run's would keep its count above one for the whole run, as if its owners still held it. A responder that
 /// another queue's block holds at the same time looks held too: it gets that block's events until one of the two
 /// runs lets it go, as it would get an event whose delivery on another thread had taken a reference to it.
 ///
-/// Not generic, like the rest of the lane's per-event code. Belongs to the lane's block, one at a time.
-struct HeldResponders {
-  /// Whether lanes hold responders on this platform.
-  #if _runtime(_ObjC)
-    static let isAvailable = false
-  #else
-    static let isAvailable = true
-  #endif
-
+/// Not generic, like the rest of the lane's per-event code. Belongs to the lane's block, one at a time. It owns raw
+/// memory, so it is noncopyable, and frees it when it goes (``free()``).
+struct HeldResponders: ~Copyable {
   /// One slot per offset of the run, each a responder or `nil` (an entry without a responder, one gone, or one whose
   /// responder an earlier slot holds).
   private var storage: UnsafeMutablePointer<AnyObject?>?
@@ -155,7 +150,11 @@ struct HeldResponders {
     storage?.deallocate()
     slots?.deallocate()
     table?.deallocate()
-    self = HeldResponders()
+    storage = nil
+    slots = nil
+    table = nil
+    tableBits = 0
+    capacity = 0
   }
 
   private static func address<Element>(of array: ContiguousArray<Element>) -> UnsafeRawPointer? {

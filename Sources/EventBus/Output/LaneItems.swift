@@ -6,10 +6,10 @@
 /// run-time metadata lookup of hundreds of instructions, four of them for every event sent. A pointer to events needs
 /// only the event type's own metadata, which the lane has.
 ///
-/// A value owns its memory but is copyable, so it is used with care: the lane keeps two, which take turns through
-/// `swap`, never copies, and empties and frees them when it deinitialises (``free(of:)``). Capacity is kept when the
-/// queue empties, so a steady rhythm of sends allocates nothing.
-struct LaneItems {
+/// A value owns its memory, so it is noncopyable: the lane keeps two, which take turns through `swap`, and empties and
+/// frees them when it deinitialises (``free(of:)``), which needs the event type. Capacity is kept when the queue
+/// empties, so a steady rhythm of sends allocates nothing.
+struct LaneItems: ~Copyable {
   /// What goes with each event.
   struct Item {
     /// The round's list, kept whole so that no entry of it is freed before the event is delivered.
@@ -60,7 +60,10 @@ struct LaneItems {
     }
     items?.deallocate()
     events?.deallocate()
-    self = LaneItems()
+    items = nil
+    events = nil
+    capacity = 0
+    head = 0
   }
 
   private func slot<Event>(_ position: Int, of _: Event.Type) -> UnsafeMutablePointer<Event> {
