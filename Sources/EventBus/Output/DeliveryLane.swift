@@ -199,11 +199,11 @@ final class DeliveryLane<Event: Sendable> {
           if !held.holds(item) {
             held.end()
             guard othersWait else {
-              return Self.deliver(UnsafeRawPointer(event), to: item.offsets, of: item.entries)
+              return Self.deliver(UnsafeMutableRawPointer(event), to: item.offsets, of: item.entries)
             }
             held.hold(item)
           }
-          held.deliver(UnsafeRawPointer(event))
+          held.deliver(UnsafeMutableRawPointer(event))
         }
       }
       // Before the lock is taken again: a release may run a responder's deinit.
@@ -213,7 +213,9 @@ final class DeliveryLane<Event: Sendable> {
 
   /// Hands the event at `event` to the entries at `offsets` of `entries`, in order. Not generic, so that the loop
   /// needs no generic metadata at run time: the lane's code runs unspecialised.
-  private static func deliver(_ event: UnsafeRawPointer, to offsets: ContiguousArray<Int32>, of entries: EntryList) {
+  private static func deliver(
+    _ event: UnsafeMutableRawPointer, to offsets: ContiguousArray<Int32>, of entries: EntryList
+  ) {
     // The item keeps its entries for the whole loop, so each is borrowed, not retained and released.
     entries.withUnsafeBufferPointer { entries in
       guard let base = UnsafeRawPointer(entries.baseAddress) else { return }

@@ -40,7 +40,7 @@ class Entry: SubscriptionTarget {
   /// Declared here, with the event's type forgotten, so that the lane's drain loop calls it through this class, which
   /// is not generic: naming the generic entry class there would cost a run-time metadata lookup per delivery, in code
   /// that runs unspecialised.
-  func receiveQueued(_ event: UnsafeRawPointer) {}
+  func receiveQueued(_ event: UnsafeMutableRawPointer) {}
 
   /// Initialises `slot` with what the lane holds for the entry during a run of waiting events (``HeldResponders``):
   /// its responder, or `nil`. Entries without a responder hold nothing.
@@ -50,7 +50,7 @@ class Entry: SubscriptionTarget {
 
   /// Delivers as ``receiveQueued(_:)`` does, during a run in which the lane holds `held` for the entry
   /// (``holdQueued(at:)``). Entries without a responder ignore it.
-  func receiveQueued(_ event: UnsafeRawPointer, held: UnsafeMutablePointer<AnyObject?>) {
+  func receiveQueued(_ event: UnsafeMutableRawPointer, held: UnsafeMutablePointer<AnyObject?>) {
     receiveQueued(event)
   }
 }

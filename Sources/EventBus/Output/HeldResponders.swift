@@ -117,7 +117,7 @@ struct HeldResponders: ~Copyable {
   }
 
   /// Hands the event at `event` to the run's entries, in order, each with its slot.
-  func deliver(_ event: UnsafeRawPointer) {
+  func deliver(_ event: UnsafeMutableRawPointer) {
     guard let entries, let offsets, let storage, let slots else { return }
     entries.withUnsafeBufferPointer { entries in
       guard let base = UnsafeRawPointer(entries.baseAddress) else { return }

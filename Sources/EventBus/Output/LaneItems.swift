@@ -41,7 +41,7 @@ struct LaneItems: ~Copyable {
   /// Removes the first event and hands it to `body`, in place, with its item; frees both once `body` returns.
   ///
   /// - Precondition: The queue is not empty.
-  mutating func removeFirst<Event>(of _: Event.Type, _ body: (UnsafePointer<Event>, Item) -> Void) {
+  mutating func removeFirst<Event>(of _: Event.Type, _ body: (UnsafeMutablePointer<Event>, Item) -> Void) {
     precondition(count > 0, "removeFirst from an empty lane queue")
     let position = head
     head = (head &+ 1) % capacity
@@ -49,7 +49,7 @@ struct LaneItems: ~Copyable {
     let item = (items.unsafelyUnwrapped + position).move()
     let event = slot(position, of: Event.self)
     defer { event.deinitialize(count: 1) }
-    body(UnsafePointer(event), item)
+    body(event, item)
   }
 
   /// Deinitialises what waits and frees the storage, leaving an empty queue. Call it outside any lock: freeing an

@@ -6,9 +6,12 @@ extension Output {
     private let lane: DeliveryLane<Event>
     /// Non-zero once cancelled, set from any thread, read by the lane's block with no lock.
     private let cancelled = AtomicWord()
+    /// The handler as the lane calls it (see "A lane handler" below).
+    private let laneHandler: @Sendable (inout Event) -> Void
 
     init(handler: @escaping @Sendable (Event) -> Void, output: Output, lane: DeliveryLane<Event>) {
       self.lane = lane
+      laneHandler = { event in handler(event) }
       super.init(handler: handler, output: output, route: .queued)
     }
 
@@ -20,11 +23,10 @@ extension Output {
       lane.receive(event, for: self, in: round)
     }
 
-    override func receiveQueued(_ event: UnsafeRawPointer) {
+    override func receiveQueued(_ event: UnsafeMutableRawPointer) {
       // A handler stays until its token cancels it.
       guard cancelled.load() == 0 else { return }
-      // The event is borrowed where it waits, not copied.
-      handler(event.assumingMemoryBound(to: Event.self).pointee)
+      laneHandler(&event.assumingMemoryBound(to: Event.self).pointee)
     }
 
     override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
@@ -43,6 +45,8 @@ extension Output {
     private let cancelled = AtomicWord()
     /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
     private weak var output: Output?
+    /// The handler as the lane calls it (see "A lane handler" below); `handler`, the base entry's, runs `.main` inline.
+    private let laneHandler: @Sendable (AnyObject, inout Event) -> Void
 
     init<Responder: AnyObject & Sendable>(
       _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, lane: DeliveryLane<Event>,
@@ -50,6 +54,8 @@ extension Output {
     ) {
       self.lane = lane
       self.output = output
+      // Called only with this entry's responder, so the downcast always holds.
+      laneHandler = { responder, event in handler(unsafeDowncast(responder, to: Responder.self), event) }
       super.init(responder, erasedHandler: Output.erasingResponderType(of: handler), route: .queued)
     }
 
@@ -63,12 +69,12 @@ extension Output {
 
     override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
 
-    override func receiveQueued(_ event: UnsafeRawPointer) {
+    override func receiveQueued(_ event: UnsafeMutableRawPointer) {
       guard cancelled.load() == 0 else { return }
       // Once the responder's deinit has begun, the weak reference reads nil (G4), and nothing can ever be delivered
-      // again. The event is borrowed where it waits, not copied.
+      // again.
       guard let responder else { return cancel() }
-      handler(responder, event.assumingMemoryBound(to: Event.self).pointee)
+      laneHandler(responder, &event.assumingMemoryBound(to: Event.self).pointee)
     }
 
     override func holdQueued(at slot: UnsafeMutablePointer<AnyObject?>) {
@@ -80,7 +86,7 @@ extension Output {
       }
     }
 
-    override func receiveQueued(_ event: UnsafeRawPointer, held: UnsafeMutablePointer<AnyObject?>) {
+    override func receiveQueued(_ event: UnsafeMutableRawPointer, held: UnsafeMutablePointer<AnyObject?>) {
       guard cancelled.load() == 0, let responder = UnsafeRawPointer(held).load(as: UnsafeRawPointer?.self) else {
         return
       }
@@ -91,7 +97,7 @@ extension Output {
         return cancel()
       }
       let event = event.assumingMemoryBound(to: Event.self)
-      Unmanaged<AnyObject>.fromOpaque(responder)._withUnsafeGuaranteedRef { handler($0, event.pointee) }
+      Unmanaged<AnyObject>.fromOpaque(responder)._withUnsafeGuaranteedRef { laneHandler($0, &event.pointee) }
     }
 
     override var contextDescription: String { lane.contextDescription }
@@ -105,6 +111,11 @@ extension Output {
       close()
     }
   }
+
+  // A lane handler: a queued entry's handler as its lane calls it, with the event `inout`. The event waits in the
+  // lane's storage and every entry of the lane reads it there; passed by value from a pointer, it would be copied for
+  // each subscriber first (a value-witness copy and destroy, in this unspecialised code), passed `inout` it is
+  // borrowed in place. Nothing changes it: the lane handler only passes it on to the subscriber's handler, by value.
 
   /// The lane for `context`: one per queue and kind of context, shared by the output's subscribers there.
   ///
