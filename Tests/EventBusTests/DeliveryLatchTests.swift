@@ -21,22 +21,22 @@ import Testing
     #expect(latch.tryClaim(for: other))
   }
 
-  @Test func workMarkedPendingMakesTheHoldersLockFreeReleaseFail() {
+  @Test func workMarkedQueuedMakesTheHoldersLockFreeReleaseFail() {
     let latch = DeliveryLatch()
     #expect(latch.tryClaim(for: me))
-    #expect(!latch.claimOrMarkPending(for: other), "held: the caller queues its work instead")
-    #expect(!latch.claimOrMarkPending(for: other), "marking twice changes nothing")
+    #expect(!latch.claimOrMarkWorkQueued(for: other), "held: the caller queues its work instead")
+    #expect(!latch.claimOrMarkWorkQueued(for: other), "marking twice changes nothing")
     #expect(latch.isHeld(by: me), "the flag does not hide the holder")
     #expect(!latch.tryRelease(by: me), "the holder must take the lock and pick the work up")
     latch.settle(holder: me, keeping: true)
     #expect(latch.isHeld(by: me))
-    #expect(latch.tryRelease(by: me), "settled with nothing pending, it lets go with no lock again")
+    #expect(latch.tryRelease(by: me), "settled with no work queued, it lets go with no lock again")
   }
 
   @Test func settlingWithoutKeepingFreesTheLatch() {
     let latch = DeliveryLatch()
-    #expect(latch.claimOrMarkPending(for: me), "idle: the caller claims")
-    _ = latch.claimOrMarkPending(for: other)
+    #expect(latch.claimOrMarkWorkQueued(for: me), "idle: the caller claims")
+    _ = latch.claimOrMarkWorkQueued(for: other)
     latch.settle(holder: me, keeping: false)
     #expect(!latch.isHeld)
     #expect(latch.tryClaim(for: other))
@@ -51,7 +51,7 @@ import Testing
     #expect(latch.tryClaim(for: me))
   }
 
-  @Test func aMemberChangeDuringARoundIsStagedAndMarkedPending() {
+  @Test func aMemberChangeDuringARoundIsStagedAndMarkedQueued() {
     let latch = DeliveryLatch()
     #expect(latch.tryClaim(for: other))
     #expect(!latch.beginChangingEntries(), "held: the change goes to a copy")

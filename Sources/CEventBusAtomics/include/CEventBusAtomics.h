@@ -1,8 +1,10 @@
-// Atomic operations on one machine word, for EventBus's delivery latch.
+// Atomic operations on one machine word, for EventBus's `AtomicWord` (Sources/EventBus/Internal/AtomicWord.swift),
+// the only Swift code that calls them.
 //
-// Swift's own `Atomic` needs macOS 15 / iOS 18, above the package's minimums, so the few operations the latch needs
-// are these compiler builtins, inlined into the Swift code that calls them. Every other piece of shared state in
-// EventBus stays behind a lock.
+// Swift's own `Atomic` needs macOS 15 / iOS 18, above the package's minimums, so the few operations EventBus needs
+// are these compiler builtins, inlined into their Swift callers. Shared state that is not one of these words (the
+// delivery latch, a token's target, a queued subscription's "cancelled", the early-release check's flag) stays behind
+// a lock, or is confined to the thread that holds an output's delivery, handed on through the latch.
 
 #ifndef CEVENTBUS_ATOMICS_H
 #define CEVENTBUS_ATOMICS_H

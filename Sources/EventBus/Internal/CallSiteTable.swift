@@ -1,7 +1,7 @@
 /// The call sites of an output's subscriptions, each stored once and named by a number.
 ///
 /// An entry holds its call site's 4-byte number instead of the 24-byte `CallSite`, which keeps a responder entry in a
-/// 64-byte heap block (Bench's `memory` scenario). Subscriptions are made at a few source lines, each many times, so
+/// 64-byte heap allocation (Bench's `memory` scenario). Subscriptions are made at a few source lines, each many times, so
 /// the table stays as small as the number of lines that subscribe. It lives in the output's subscriber list, under the
 /// lock a subscribe takes anyway.
 struct CallSiteTable: Sendable {

@@ -10,7 +10,7 @@
 ///   `send` claims it meanwhile, and changes the list in place.
 /// - a thread's bits: that thread holds the delivery and reads the round's entries with no lock. They are frozen: a
 ///   lock holder that changes the subscriber list makes its change on a copy (``SubscriberList``).
-/// - a thread's bits with ``pending`` set: as above, and a lock holder queued an event, a replay or a changed list.
+/// - a thread's bits with ``workQueued`` set: as above, and a lock holder queued an event, a replay or a changed list.
 ///   The holder's lock-free release then fails, so it takes the lock and picks the work up.
 ///
 /// Only two parties touch the word: `Output.send`, with no lock, and the ``SubscriberList``, under the output's lock.
@@ -20,10 +20,10 @@
 @usableFromInline
 final class DeliveryLatch {
   /// The holder must take the lock before letting go: something was queued or changed for it.
-  @usableFromInline static let pending: UInt = 1
+  @usableFromInline static let workQueued: UInt = 1
   /// A lock holder is changing the subscriber list in place; nobody may claim the delivery.
   @usableFromInline static let changingEntries: UInt = 2
-  @usableFromInline static let flags: UInt = pending | changingEntries
+  @usableFromInline static let flags: UInt = workQueued | changingEntries
 
   /// Who holds the delivery, and the flags above.
   @usableFromInline let word = AtomicWord()
@@ -57,7 +57,7 @@ final class DeliveryLatch {
     return word.compareExchange(expected: &expected, desired: Self.bits(of: thread))
   }
 
-  /// Lets go of the delivery `thread` holds, unless work is pending: then returns `false` and the holder takes the
+  /// Lets go of the delivery `thread` holds, unless work is queued for it: then returns `false` and the holder takes the
   /// lock. With no lock.
   @inlinable @inline(__always)
   func tryRelease(by thread: ThreadIdentity) -> Bool {
@@ -78,32 +78,32 @@ final class DeliveryLatch {
     word.load() & ~Self.flags == Self.bits(of: thread)
   }
 
-  /// Claims the delivery for `thread` if nobody holds it and returns `true`; otherwise marks work pending for the
+  /// Claims the delivery for `thread` if nobody holds it and returns `true`; otherwise marks work queued for the
   /// holder, which then cannot let go before it takes the lock, and returns `false`. Under the lock, with the work
   /// queued before the lock is released.
   @usableFromInline
-  func claimOrMarkPending(for thread: ThreadIdentity) -> Bool {
-    takeIdleOrMarkPending(settingTo: Self.bits(of: thread))
+  func claimOrMarkWorkQueued(for thread: ThreadIdentity) -> Bool {
+    takeIdleOrMarkWorkQueued(settingTo: Self.bits(of: thread))
   }
 
   /// Starts a change of the subscriber list. Returns `true` when nobody holds the delivery: the word is now
   /// ``changingEntries``, the caller changes the list in place and calls ``endChangingEntries()``. Returns `false`
-  /// when a thread holds it: the caller changes a copy, and the holder, marked pending, installs it.
+  /// when a thread holds it: the caller changes a copy, and the holder, marked, installs it.
   func beginChangingEntries() -> Bool {
-    takeIdleOrMarkPending(settingTo: Self.changingEntries)
+    takeIdleOrMarkWorkQueued(settingTo: Self.changingEntries)
   }
 
-  /// Sets the word to `value` if it is idle and returns `true`; otherwise marks work pending for the holder and
+  /// Sets the word to `value` if it is idle and returns `true`; otherwise marks work queued for the holder and
   /// returns `false`. Under the lock, where the word is never ``changingEntries``: only a lock holder sets it, and
   /// clears it before unlocking.
   @inline(__always)
-  private func takeIdleOrMarkPending(settingTo value: UInt) -> Bool {
+  private func takeIdleOrMarkWorkQueued(settingTo value: UInt) -> Bool {
     var current = word.load()
     while true {
       if current == 0 {
         if word.compareExchange(expected: &current, desired: value) { return true }
-      } else if current & Self.pending != 0
-        || word.compareExchange(expected: &current, desired: current | Self.pending)
+      } else if current & Self.workQueued != 0
+        || word.compareExchange(expected: &current, desired: current | Self.workQueued)
       {
         return false
       }
@@ -116,7 +116,7 @@ final class DeliveryLatch {
     word.store(0)
   }
 
-  /// The holder, under the lock, after it picked up the pending work: keeps the delivery for one more round, which
+  /// The holder, under the lock, after it picked up the work queued for it: keeps the delivery for one more round, which
   /// it also ends under the lock, or lets go. Nobody else changes the word while the holder has the lock: a claim
   /// fails on a held word, and every other change is made under the lock.
   @usableFromInline

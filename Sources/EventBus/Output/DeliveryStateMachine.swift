@@ -57,7 +57,7 @@ struct DeliveryStateMachine<Event> {
   /// Events sent during a round, oldest first.
   @usableFromInline var pending = RingBuffer<Event>()
   /// Replay windows of subscribers that joined during a round.
-  @usableFromInline var pendingReplays = RingBuffer<Replay>()
+  @usableFromInline var queuedReplays = RingBuffer<Replay>()
   /// The last `replayCount` events delivered.
   @usableFromInline var replay = RingBuffer<Event>()
   @usableFromInline var trace: (@Sendable (Event) -> Void)?
@@ -77,7 +77,7 @@ struct DeliveryStateMachine<Event> {
   /// delivery.
   @inlinable
   mutating func send(_ event: Event, from thread: ThreadIdentity, subscribers: inout SubscriberList) -> Step {
-    guard subscribers.claimOrMarkPending(for: thread) else {
+    guard subscribers.claimOrMarkWorkQueued(for: thread) else {
       pending.append(event)
       var step = Step(.idle)
       step.trace = trace
@@ -119,7 +119,7 @@ struct DeliveryStateMachine<Event> {
     for thread: ThreadIdentity, after change: SubscriberList.Change, subscribers: inout SubscriberList
   ) -> Step {
     var droppedReplays: [Replay]?
-    if !pendingReplays.isEmpty, let replay = nextReplay(dropping: &droppedReplays) {
+    if !queuedReplays.isEmpty, let replay = nextReplay(dropping: &droppedReplays) {
       subscribers.settle(holder: thread, keeping: true)
       var step = Step(.replay(replay.events, replay.entry))
       step.change = change
@@ -151,7 +151,7 @@ struct DeliveryStateMachine<Event> {
   /// The next replay window whose subscriber is still there; cancelled ones go to `dropped`.
   @usableFromInline
   mutating func nextReplay(dropping dropped: inout [Replay]?) -> Replay? {
-    while let replay = pendingReplays.popFirst() {
+    while let replay = queuedReplays.popFirst() {
       if !replay.entry.isRemoved {
         return replay
       }
@@ -171,10 +171,10 @@ struct DeliveryStateMachine<Event> {
     var step = Step(.idle)
     step.change = subscribers.add(entry, at: location)
     if !replay.isEmpty {
-      if subscribers.claimOrMarkPending(for: thread) {
+      if subscribers.claimOrMarkWorkQueued(for: thread) {
         step.action = .replay(replay.elements, entry)
       } else {
-        pendingReplays.append(Replay(events: replay.elements, entry: entry))
+        queuedReplays.append(Replay(events: replay.elements, entry: entry))
       }
     }
     return step

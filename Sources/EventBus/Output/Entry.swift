@@ -63,7 +63,7 @@ protocol EntryOwner: AnyObject, Sendable {
 
 /// What a responder subscription's handle cancels: the entry, and the way back to its owner.
 ///
-/// A responder entry does not keep the way back itself, which keeps it in a 64-byte heap block; and the handle is not
+/// A responder entry does not keep the way back itself, which keeps it in a 64-byte heap allocation; and the handle is not
 /// generic, so making one needs no generic metadata on the unspecialised subscribe path.
 final class SubscriptionHandle: SubscriptionTarget {
   /// Weak: a handle kept after its output is gone must not keep the output alive.

@@ -13,11 +13,11 @@ enum EntryRoute: UInt8 {
 extension Output {
   /// One subscription in the output's list, with what depends on the event type.
   ///
-  /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap block. It holds
+  /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap allocation. It holds
   /// the round's bookkeeping and its call site's number (`Entry`), its route, and in the subclass the handler and the
   /// responder. What only some subscriptions need lives elsewhere: a responder entry's way back to the output, which
   /// `cancel()` needs, in the handle given to the subscriber (`SubscriptionHandle`); a lane only in the entries of
-  /// queued delivery. A handler entry keeps the way back itself, in room its heap block has anyway, and is its token's
+  /// queued delivery. A handler entry keeps the way back itself, in room its heap allocation has anyway, and is its token's
   /// target: a token-owned subscription is then two small objects, the token and the entry.
   @usableFromInline
   class EventEntry: Entry {

@@ -151,11 +151,11 @@ struct SubscriberList: Sendable {
     return change
   }
 
-  /// Claims the delivery for `thread` if nobody holds it and returns `true`; otherwise marks work pending for the
+  /// Claims the delivery for `thread` if nobody holds it and returns `true`; otherwise marks work queued for the
   /// holder and returns `false`. The caller queues that work before it unlocks.
   @usableFromInline
-  func claimOrMarkPending(for thread: ThreadIdentity) -> Bool {
-    latch.claimOrMarkPending(for: thread)
+  func claimOrMarkWorkQueued(for thread: ThreadIdentity) -> Bool {
+    latch.claimOrMarkWorkQueued(for: thread)
   }
 
   /// The holder, `thread`, keeps the delivery for one more round, or lets it go.

@@ -40,10 +40,10 @@ final class DeliveryLane<Event: Sendable> {
   @exclusivity(unchecked) private var offsetsVersion = UInt.max
   /// Whether ``offsets`` hold every entry of the list delivered through a lane: then, once the lane has queued a
   /// round's event, the delivery loop can skip the rest of them (``RoundEntries/queuedStamp``).
-  @exclusivity(unchecked) private var holdsEveryQueuedEntry = false
+  @exclusivity(unchecked) private var coversEveryQueuedEntry = false
   /// Whether ``offsets`` hold every entry of the list: then, once the lane has queued a round's event, the delivery
   /// loop stops (``RoundEntries/completeStamp``).
-  @exclusivity(unchecked) private var holdsEveryEntry = false
+  @exclusivity(unchecked) private var coversEveryEntry = false
 
   /// The block the lane puts on its queue, made once: a closure made per block would be an allocation per block.
   ///
@@ -99,16 +99,16 @@ final class DeliveryLane<Event: Sendable> {
     self.round = round.stamp
     if offsetsVersion != round.version {
       offsetsVersion = round.version
-      (offsets, holdsEveryQueuedEntry, holdsEveryEntry) = Self.offsets(of: self, in: round.list.pointee)
+      (offsets, coversEveryQueuedEntry, coversEveryEntry) = Self.offsets(of: self, in: round.list.pointee)
     }
     deliversInline = !enqueue(event, LaneItems.Item(entries: round.list.pointee, offsets: offsets))
     if !deliversInline {
       // The block reads the buffer on the lane's queue: from now on, a change of the list writes a copy.
       round.isListShared = true
     }
-    if !deliversInline && holdsEveryQueuedEntry {
+    if !deliversInline && coversEveryQueuedEntry {
       round.queuedStamp = round.stamp
-      if holdsEveryEntry {
+      if coversEveryEntry {
         round.completeStamp = round.stamp
       }
     }
@@ -118,7 +118,7 @@ final class DeliveryLane<Event: Sendable> {
   /// they are all of its entries.
   private static func offsets(
     of lane: DeliveryLane, in list: EntryList
-  ) -> (offsets: ContiguousArray<Int32>, holdEveryQueuedEntry: Bool, holdEveryEntry: Bool) {
+  ) -> (offsets: ContiguousArray<Int32>, coverEveryQueuedEntry: Bool, coverEveryEntry: Bool) {
     var offsets = ContiguousArray<Int32>()
     var otherQueued = 0
     var others = 0
@@ -174,18 +174,18 @@ final class DeliveryLane<Event: Sendable> {
   /// responders (``HeldResponders``); an event that waits alone is delivered with a weak load per responder, which
   /// costs it less than a run's hold and release.
   private func drain() {
-    var batch = LaneItems()
+    var waiting = LaneItems()
     var held = HeldResponders()
     state.withLock { state in
-      swap(&state.spare, &batch)
+      swap(&state.spare, &waiting)
       swap(&state.held, &held)
     }
     while true {
       let hasItems = state.withLock { state in
-        swap(&state.items, &batch)
-        guard !batch.isEmpty else {
+        swap(&state.items, &waiting)
+        guard !waiting.isEmpty else {
           state.isScheduled = false
-          swap(&state.spare, &batch)
+          swap(&state.spare, &waiting)
           // Ended before the lock was taken: it holds nothing, and replacing it releases nothing.
           swap(&state.held, &held)
           return false
@@ -193,9 +193,9 @@ final class DeliveryLane<Event: Sendable> {
         return true
       }
       guard hasItems else { return }
-      while !batch.isEmpty {
-        let othersWait = batch.count > 1
-        batch.removeFirst(of: Event.self) { event, item in
+      while !waiting.isEmpty {
+        let othersWait = waiting.count > 1
+        waiting.removeFirst(of: Event.self) { event, item in
           if !held.holds(item) {
             held.end()
             guard othersWait else {
