@@ -13,12 +13,16 @@ enum EntryRoute: UInt8 {
 extension Output {
   /// One subscription in the output's list, with what depends on the event type.
   ///
-  /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap allocation. It holds
-  /// the round's bookkeeping and its call site's number (`Entry`), its route, and in the subclass the handler and the
-  /// responder. What only some subscriptions need lives elsewhere: a responder entry's way back to the output, which
-  /// `cancel()` needs, in the handle given to the subscriber (`SubscriptionHandle`); a lane only in the entries of
-  /// queued delivery. A handler entry keeps the way back itself, in room its heap allocation has anyway, and is its token's
-  /// target: a token-owned subscription is then two small objects, the token and the entry.
+  /// Two levels, and every leaf final: this class, with what every entry has, and one final class per kind of
+  /// subscription, each passing its own route: ``ResponderEntry`` and ``HandlerEntry`` delivered immediately,
+  /// `QueuedResponderEntry` and `QueuedHandlerEntry` through a lane (`Output/Queued/`).
+  ///
+  /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 56 bytes, a 64-byte heap allocation. It
+  /// holds the round's bookkeeping and its call site's number (`Entry`), its route, and in the leaf the handler and
+  /// the responder. What only some subscriptions need lives elsewhere: a responder entry's way back to the output,
+  /// which `cancel()` needs, in the handle given to the subscriber (`SubscriptionHandle`); a lane only in the entries
+  /// of queued delivery. A handler entry keeps the way back itself, in room its allocation has anyway, and is its
+  /// token's target: a token-owned subscription is then two small objects, the token and the entry.
   @usableFromInline
   class EventEntry: Entry {
     /// What the delivery loop does with the entry. Immutable, so inlinable code reads it with no exclusivity check.
@@ -69,32 +73,31 @@ extension Output {
 
   /// A token-owned subscription's entry, delivered immediately.
   @usableFromInline
-  class HandlerEntry: EventEntry {
+  final class HandlerEntry: EventEntry {
     @usableFromInline
-    final let handler: @Sendable (Event) -> Void
+    let handler: @Sendable (Event) -> Void
     /// Weak: a token kept after its output is gone must not keep the output alive.
-    private final weak var output: Output?
+    private weak var output: Output?
 
-    init(handler: @escaping @Sendable (Event) -> Void, output: Output, route: EntryRoute = .handler) {
+    init(handler: @escaping @Sendable (Event) -> Void, output: Output) {
       self.handler = handler
       self.output = output
-      super.init(route: route)
+      super.init(route: .handler)
     }
 
-    override final func cancel() {
+    override func cancel() {
       output?.remove(self)
-      close()
     }
 
-    override final func deliver(_ event: Event) -> Bool {
+    override func deliver(_ event: Event) -> Bool {
       handler(event)
       return true
     }
 
     // A handler lives until its token cancels it, which also removes the entry.
-    override final var isTargetAlive: Bool { true }
+    override var isTargetAlive: Bool { true }
 
-    override final var targetDescription: String { "handler" }
+    override var targetDescription: String { "handler" }
   }
 
   /// A responder-owned subscription's entry, delivered immediately: holds the responder weakly.
@@ -102,45 +105,41 @@ extension Output {
   /// Not generic over the responder's type, so the delivery loop, which knows only the event type, reads the
   /// responder and calls the handler itself (see `erasingResponderType(of:)`).
   @usableFromInline
-  class ResponderEntry: EventEntry {
+  final class ResponderEntry: EventEntry {
     @usableFromInline
-    final weak let responder: AnyObject?
+    weak let responder: AnyObject?
     /// Called only with `responder`, so the responder it is given is always of the type it was written for.
     @usableFromInline
-    final let handler: @Sendable (AnyObject, Event) -> Void
+    let handler: @Sendable (AnyObject, Event) -> Void
 
     init<Responder: AnyObject & Sendable>(
-      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, route: EntryRoute = .responder
+      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void
     ) {
       self.responder = responder
       self.handler = Output.erasingResponderType(of: handler)
-      super.init(route: route)
+      super.init(route: .responder)
     }
 
-    /// An entry for a responder whose handler is erased already (``Output/erasingResponderType(of:)``).
-    init(_ responder: AnyObject, erasedHandler: @escaping @Sendable (AnyObject, Event) -> Void, route: EntryRoute) {
-      self.responder = responder
-      self.handler = erasedHandler
-      super.init(route: route)
-    }
-
-    override final func deliver(_ event: Event) -> Bool {
+    override func deliver(_ event: Event) -> Bool {
       deliverNow(event)
     }
 
     @inlinable @inline(__always)
-    final func deliverNow(_ event: Event) -> Bool {
+    func deliverNow(_ event: Event) -> Bool {
       // Once the responder's deinit has begun, the weak reference reads nil (G4).
       guard let responder else { return false }
       handler(responder, event)
       return true
     }
 
-    override final var isTargetAlive: Bool { responder != nil }
+    override var isTargetAlive: Bool { responder != nil }
 
-    override final var targetDescription: String {
-      responder.map { "responder \(type(of: $0))" } ?? "responder (deinitialised)"
-    }
+    override var targetDescription: String { Output.describe(responder: responder) }
+  }
+
+  /// A responder entry's target, for `debugDescription`.
+  static func describe(responder: AnyObject?) -> String {
+    responder.map { "responder \(type(of: $0))" } ?? "responder (deinitialised)"
   }
 
   /// `handler` with the responder's type forgotten, so that the delivery loop, which knows only the event type, can
@@ -164,7 +163,7 @@ extension Output {
   }
 
   /// The entry for a token-owned `handler`, delivered in `context`.
-  func handlerEntry(_ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext) -> HandlerEntry {
+  func handlerEntry(_ handler: @escaping @Sendable (Event) -> Void, context: DeliveryContext) -> EventEntry {
     if case .immediate = context.kind {
       return HandlerEntry(handler: handler, output: self)
     }
