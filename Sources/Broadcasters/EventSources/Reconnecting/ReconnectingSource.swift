@@ -40,18 +40,39 @@ public struct ReconnectingSource<Event: Sendable>: EventSource {
   private let machine = LockedState(ReconnectStateMachine())
   private let iterations = SerialIterations()
 
-  /// Creates a source that runs `session` to connect, and runs it again after each end while it has subscribers.
+  /// Creates a source that runs `session` to connect, and runs it again after each end while it has subscribers; its
+  /// backoff waits on `ContinuousClock`.
   ///
   /// - Parameters:
   ///   - backoff: How long to wait before each new session.
-  ///   - clock: What the backoff waits on; `ContinuousClock` by default. A test passes a clock it advances by hand,
-  ///     to see the waits without waiting them out.
   ///   - onChange: Called with each connection, loss and failed attempt, on the session's task, with no lock held.
   ///   - session: Connects, calls ``Session/connected()`` once subscribed, sends events through ``Session/sink``,
   ///     and returns or throws when the connection ends. It must end soon after its task is cancelled.
   public init(
     backoff: ReconnectBackoff = ReconnectBackoff(),
-    clock: some Clock<Duration> = ContinuousClock(),
+    onChange: (@Sendable (UpstreamChange) -> Void)? = nil,
+    session: @escaping @Sendable (Session) async throws -> Void
+  ) {
+    self.init(backoff: backoff, clock: ContinuousClock(), onChange: onChange, session: session)
+  }
+
+  /// Creates a source that runs `session` to connect, and runs it again after each end while it has subscribers; its
+  /// backoff waits on `clock`.
+  ///
+  /// ```swift
+  /// let source = ReconnectingSource<OrderEvent>(backoff: backoff, clock: clock) { session in … }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - backoff: How long to wait before each new session.
+  ///   - clock: What the backoff waits on. A test passes a clock it advances by hand, to see the waits without
+  ///     waiting them out.
+  ///   - onChange: Called with each connection, loss and failed attempt, on the session's task, with no lock held.
+  ///   - session: Connects, calls ``Session/connected()`` once subscribed, sends events through ``Session/sink``,
+  ///     and returns or throws when the connection ends. It must end soon after its task is cancelled.
+  public init(
+    backoff: ReconnectBackoff = ReconnectBackoff(),
+    clock: some Clock<Duration>,
     onChange: (@Sendable (UpstreamChange) -> Void)? = nil,
     session: @escaping @Sendable (Session) async throws -> Void
   ) {
