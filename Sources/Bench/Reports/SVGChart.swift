@@ -125,7 +125,7 @@ enum SVGChart {
     // the peers a chart may add.
     private static let palette = [
       "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255", "#44AA99", "#999933",
-      "#332288", "#AA4499", "#888888",
+      "#332288", "#AA4499", "#888888", "#CC6677", "#117733", "#88CCEE", "#DDCC77",
     ]
     private static let libraryContenders: Set = [
       ContenderName.output.name, ContenderName.outputToken.name, ContenderName.broadcaster.name,
