@@ -1,4 +1,4 @@
-/// A command line `Bench` cannot run. It exits with status 2, printing the message and the usage.
+/// A command line `Bench` cannot run. It exits with status 2, printing the message and where the usage is.
 struct ArgumentError: Error, Equatable, CustomStringConvertible {
   /// What is wrong, naming the argument at fault.
   var message: String

@@ -52,8 +52,8 @@ enum Bench {
         try JSONReport.load(from: path, option: "--peers")
       }
     } catch {
-      console.printError("Bench: error: \(error.message)\n")
-      console.writeError(Usage.text)
+      console.printError("Bench: error: \(error.message)")
+      console.printError(Usage.helpPointer)
       return ArgumentError.exitStatus
     }
 

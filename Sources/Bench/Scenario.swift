@@ -102,6 +102,14 @@ enum Scenario: String, CaseIterable, Sendable {
     }
   }
 
+  /// The summary for the tables of `metric`: a count of main-queue blocks is captioned as the count it is, not with
+  /// the time division of the scenario's main figure.
+  func summary(of metric: Metric) -> String {
+    guard metric == .mainQueueBlocksPerEvent, metrics.contains(metric), let division = summary.range(of: "; time ÷ ")
+    else { return summary }
+    return summary[..<division.lowerBound] + "; a count: main-queue blocks ÷ events, for all N responders together"
+  }
+
   /// The responder counts a run (a `--quick` one if `quick`) measures unless `--n` says otherwise.
   ///
   /// The main-actor scenarios and `actor` stop at 1 000, and at 100 with `--quick`: every repetition waits for its

@@ -1,8 +1,11 @@
 import BenchHarness
 
-/// The text `--help` prints, and a bad command line prints after its error.
+/// The text `--help` prints.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 enum Usage {
+  /// The line a bad command line prints after its error.
+  static let helpPointer = "Run 'swift run -c release Bench --help' for the options."
+
   static var text: String {
     let indent = String(repeating: " ", count: 20)
     let scenarios = Scenario.allCases.map { scenario in
@@ -52,9 +55,11 @@ enum Usage {
         --peers PEERS.json       Show the rows of a Benchmarks/Peers --json run beside this run's, in the
                                  tables and the --svg chart (not in --json or --csv).
         --render-docs            Measure nothing: rewrite the figure tables between <!-- figures:SCENARIO -->
-                                 and <!-- /figures --> in README.md, Benchmarks/ and the DocC catalogs from
-                                 Benchmarks/results.json (and Benchmarks/peers.json). Run from the package root.
-        --check                  With --render-docs: change nothing; exit with status 1 if a table is out of date.
+                                 and <!-- /figures --> in README.md, Benchmarks/ and the DocC catalogs, and
+                                 Benchmarks/chart.svg, from Benchmarks/results.json (and Benchmarks/peers.json).
+                                 Run from the package root.
+        --check                  With --render-docs: change nothing; exit with status 1 if a table or the chart
+                                 is out of date.
         -h, --help               Print this text.
 
       SCENARIOS:
@@ -74,7 +79,7 @@ enum Usage {
       counts, and memory reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not
       apply to them.
       Exit status: 0 on success, 1 if a measurement or a file failed (or, with --fail-on-regression, a figure
-      regressed; with --render-docs --check, a table is out of date), 2 on a bad command line.
+      regressed; with --render-docs --check, a table or the chart is out of date), 2 on a bad command line.
 
       EXAMPLES:
         swift run -c release Bench --quick

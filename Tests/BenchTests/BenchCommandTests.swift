@@ -26,11 +26,12 @@ extension BenchTestSuite {
       ["--bogus"], ["--n", "0"], ["--scenario", "nope"], ["--iterations", "x"], ["--json"], ["stray"],
       ["--scenario", "actor", "--contender", "main-queue-async"], ["--scenario", "actors"],
     ])
-    func aBadArgumentExitsWithStatus2AndPrintsTheErrorAndUsage(commandLine: [String]) {
+    func aBadArgumentExitsWithStatus2AndPrintsTheErrorAndWhereTheUsageIs(commandLine: [String]) {
       let run = RecordedRun(commandLine)
       #expect(run.status == 2)
       #expect(run.errors.hasPrefix("Bench: error: "))
-      #expect(run.errors.contains("USAGE:"))
+      #expect(run.errors.hasSuffix(Usage.helpPointer + "\n"))
+      #expect(!run.errors.contains("USAGE:"))
       #expect(run.output.isEmpty)
     }
 

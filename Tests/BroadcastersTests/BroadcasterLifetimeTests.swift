@@ -1,5 +1,6 @@
 import Broadcasters
 import EventBus
+import EventBusTestSupport
 import Foundation
 import Testing
 
@@ -35,13 +36,14 @@ import Testing
     let probe = SourceProbe<KeptSinkEvent>()
     weak var weakBroadcaster: Broadcaster<KeptSinkEvent>?
     var keptSink: EventSink<KeptSinkEvent>?
-    do {
+    let warnings = capturingEarlyReleaseWarnings {
       let broadcaster = Broadcaster(source: RecordingSource(probe: probe))
       weakBroadcaster = broadcaster
       let token = broadcaster.subscribe { _ in }
       keptSink = probe.sink
-      _ = token
+      _ = token  // released unused, on purpose
     }
+    #expect(warnings.count == 1)
     #expect(weakBroadcaster == nil)
     keptSink?.send(KeptSinkEvent())  // ignored: its connection is closed
     #expect(LiveObjects.count("Broadcaster", for: KeptSinkEvent.self) == 0)
@@ -57,10 +59,11 @@ import Testing
       let cancelled = broadcaster.subscribe { _ in }
       cancelled.cancel()
     }
-    do {
+    let warnings = capturingEarlyReleaseWarnings {
       let released = broadcaster.subscribe { _ in }
-      _ = released
+      _ = released  // released unused, on purpose
     }
+    #expect(warnings.count == 1)
     do {
       let recorder = Recorder<EndingEvent>()
       broadcaster.subscribe(recorder).cancel()

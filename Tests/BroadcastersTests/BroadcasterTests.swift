@@ -30,11 +30,12 @@ import Testing
 
   @Test func releasingTheLastTokenDisconnectsAtOnce() {
     let (broadcaster, probe) = Broadcaster<Int>.recording()
-    do {
+    let warnings = capturingEarlyReleaseWarnings {
       let token = broadcaster.subscribe { _ in }
-      _ = token
+      _ = token  // released unused, on purpose
       #expect(broadcaster.isConnected)
     }
+    #expect(warnings.count == 1)
     #expect(!broadcaster.isConnected)
     #expect(probe.stops == 1)
   }

@@ -9,23 +9,43 @@ import Testing
 @Suite struct EarlyReleaseTests {
   @Test func aTokenDiscardedAtOnceIsReportedWithWhereItWasMade() {
     let output = Output<Int>()
-    let line = #line + 1
-    _ = output.subscribe { _ in }
+    let line = #line + 2
+    let captured = DebugWarnings.capturing {
+      _ = output.subscribe { _ in }
+    }
     let warning = EarlyReleaseWarnings.warning(for: CallSite(line: UInt(line)))
     #expect(warning?.contains("the subscription made at EventBusTests/EarlyReleaseTests.swift:\(line) ended") == true)
     #expect(warning?.contains(".store(in: &subscriptions)") == true)
+    #expect(captured.contains { $0 == warning })
+  }
+
+  @Test func aCapturedWarningIsHandedToTheCaptureOfItsFileOnly() {
+    let elsewhere = CallSite(fileID: "EventBusTests/Elsewhere.swift", line: 7)
+    let here = CallSite(fileID: "EventBusTests/Here.swift", line: 7)
+    let captured = DebugWarnings.capturing(inFile: "EventBusTests/Here.swift") {
+      let nested = DebugWarnings.capturing(inFile: "EventBusTests/Elsewhere.swift") {
+        DebugWarnings.emit("about elsewhere", about: elsewhere)
+      }
+      #expect(nested == ["about elsewhere"])
+      DebugWarnings.emit("about here", about: here)
+    }
+    #expect(captured == ["about here"])
   }
 
   @Test func everyTokenOwnedFormIsWatched() {
     let output = Output<Int>()
     let hub = EventHub()
-    let lines = (#line + 1)...(#line + 4)
-    _ = output.subscribe(on: .main) { _ in }
-    _ = output.readOnly.map { $0 + 1 }.subscribe { _ in }
-    _ = hub.subscribe(Int.self) { _ in }
-    _ = hub.subscribe(Int.self, on: .main) { _ in }
+    let lines = (#line + 2)...(#line + 5)
+    let captured = DebugWarnings.capturing {
+      _ = output.subscribe(on: .main) { _ in }
+      _ = output.readOnly.map { $0 + 1 }.subscribe { _ in }
+      _ = hub.subscribe(Int.self) { _ in }
+      _ = hub.subscribe(Int.self, on: .main) { _ in }
+    }
     for line in lines {
-      #expect(EarlyReleaseWarnings.warning(for: CallSite(line: UInt(line))) != nil, "line \(line) was not reported")
+      let warning = EarlyReleaseWarnings.warning(for: CallSite(line: UInt(line)))
+      #expect(warning != nil, "line \(line) was not reported")
+      #expect(captured.contains { $0 == warning }, "line \(line) was not captured")
     }
   }
 
@@ -81,8 +101,11 @@ import Testing
 
   @Test func eachCallSiteIsReportedOnce() {
     let callSite = CallSite(fileID: "EventBusTests/ReportedOnce.swift", line: 1)
-    #expect(EarlyReleaseWarnings.warn(about: callSite))
-    #expect(!EarlyReleaseWarnings.warn(about: callSite))
+    let captured = DebugWarnings.capturing(inFile: "EventBusTests/ReportedOnce.swift") {
+      #expect(EarlyReleaseWarnings.warn(about: callSite))
+      #expect(!EarlyReleaseWarnings.warn(about: callSite))
+    }
+    #expect(captured == [EarlyReleaseWarnings.message(for: callSite)])
   }
 }
 

@@ -20,7 +20,7 @@ import Testing
       #expect(output.subscriberCount == 3)
     }
     #expect(output.subscriberCount == 2, "a cancelled or deinitialised subscriber is still counted")
-    withExtendedLifetime(token) {}
+    token.cancel()
   }
 
   @Test func debugDescriptionListsLiveSubscriptionsWithWhereTheyWereMade() {
@@ -44,7 +44,7 @@ import Testing
         "  #1 responder Recorder<Int> at EventBusTests/IntrospectionTests.swift:\(responderLine) (queue described)",
         "  #2 handler at EventBusTests/IntrospectionTests.swift:\(tokenLine) (immediate)",
       ])
-    withExtendedLifetime(token) {}
+    token.cancel()
   }
 
   @Test func debugDescriptionOfAnOutputWithOneSubscriberUsesTheSingular() {
@@ -70,7 +70,7 @@ import Testing
     output.trace = nil
     output.send(3)
     #expect(traced.elements == [0, 1, 2])
-    withExtendedLifetime(token) {}
+    token.cancel()
   }
 
   @Test func traceIsCalledForEverySendFromEveryThread() async {
@@ -83,7 +83,7 @@ import Testing
     guard await runConcurrently(threads: 4, { _ in for value in 0..<perThread { output.send(value) } }) else { return }
     #expect(traced.current == 4 * perThread)
     #expect(delivered.current == 4 * perThread)
-    withExtendedLifetime(token) {}
+    token.cancel()
   }
 
   @Test func traceIsCalledEvenWithoutSubscribers() {

@@ -69,6 +69,8 @@ import Testing
     #expect(first == first)
     #expect(first != second)
     #expect(Set([first, second, first]).count == 2)
+    first.cancel()
+    second.cancel()
   }
 
   @Test func droppingTheHandleOfAResponderOwnedSubscriptionDoesNotEndIt() {
@@ -121,8 +123,11 @@ import Testing
     let runs = Counter()
     var set = Set<EventSubscription>()
     EventSubscription { runs.increment() }.store(in: &set)
-    Output<Int>().subscribe { _ in }.store(in: &set)
-    set.removeAll()
+    let warnings = capturingEarlyReleaseWarnings {
+      Output<Int>().subscribe { _ in }.store(in: &set)
+      set.removeAll()  // releases the output's token unused, on purpose
+    }
     #expect(runs.current == 1)
+    #expect(warnings.count == 1)
   }
 }

@@ -13,6 +13,13 @@ final class OutputTokenContender: Contender {
     subscriptions.reserveCapacity(responderCount)
   }
 
+  // Ending them was meant: cancelled, not released unused (which a debug build reports as a mistake).
+  deinit {
+    for subscription in subscriptions {
+      subscription.cancel()
+    }
+  }
+
   func subscribeAll() {
     for responder in responders {
       subscriptions.append(output.subscribe { event in responder.handle(event) })

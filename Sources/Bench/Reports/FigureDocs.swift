@@ -10,11 +10,15 @@ import Foundation
 /// table made by ``TableReport``. Absolute figures appear only when the results file names its machine; otherwise
 /// the table shows ratios alone. A scenario the results file lacks gets a line saying so.
 ///
-/// With `--check`, nothing is written and the status is 1 if any region differs from what it would be: CI runs
-/// this, so the committed documents always match the committed results.
+/// The chart, `Benchmarks/chart.svg`, is drawn anew from the same results and the peers' (when it exists under the
+/// root), so it too matches them.
+///
+/// With `--check`, nothing is written and the status is 1 if any region or the chart differs from what it would be:
+/// CI runs this, so the committed documents always match the committed results.
 enum FigureDocs {
   static let resultsPath = "Benchmarks/results.json"
   static let peersPath = "Benchmarks/peers.json"
+  static let chartPath = "Benchmarks/chart.svg"
   /// Where documents are looked for, relative to the package root; hidden folders (build folders) are skipped.
   static let searchRoots = ["README.md", "Benchmarks", "Sources"]
   /// The column captions are wrapped at, as the documents' own prose.
@@ -38,6 +42,23 @@ enum FigureDocs {
       return 1
     }
     var stale: [String] = []
+    let chartURL = rootURL.appendingPathComponent(chartPath)
+    if let chart = try? String(contentsOf: chartURL, encoding: .utf8) {
+      var charted = results
+      charted.results += peers?.results ?? []
+      let rendered = SVGChart.render(charted)
+      if rendered != chart {
+        stale.append(chartPath)
+        if !checkOnly {
+          do {
+            try Data(rendered.utf8).write(to: chartURL)
+          } catch {
+            console.printError("Bench: error: cannot write '\(chartPath)': \(error.localizedDescription)")
+            return 1
+          }
+        }
+      }
+    }
     for path in documents(under: rootURL) {
       let url = rootURL.appendingPathComponent(path)
       guard let text = try? String(contentsOf: url, encoding: .utf8), text.contains(FigureRegion.opening) else {
@@ -149,7 +170,8 @@ enum FigureDocs {
     let base = TableReport.base(of: measured)
     let words = Metric(rawValue: metric)?.description ?? metric
     var caption = "\(words), lower is better"
-    caption += known.map { ": \($0.summary)." } ?? "."
+    let summary = known.map { known in Metric(rawValue: metric).map { known.summary(of: $0) } ?? known.summary }
+    caption += summary.map { ": \($0)." } ?? "."
     let isAbsolute = base == nil || results.machine != nil
     if let base {
       caption +=
@@ -157,7 +179,8 @@ enum FigureDocs {
         ? " In brackets: each figure ÷ `\(base)`'s at the same N." : " Each figure ÷ `\(base)`'s at the same N."
     }
     if let machine = results.machine {
-      caption += " Measured on \(machine); \(results.toolchain); \(results.date)."
+      caption +=
+        " Measured on \(machine); \(TableReport.toolchain(results.toolchain, besides: machine)); \(results.date)."
     } else {
       caption +=
         " Ratios only: the results file does not name the machine its times were measured on"

@@ -63,6 +63,44 @@ struct SVGCanvas {
     elements.append(circle + "><title>\(escaped(tooltip))</title></circle>")
   }
 
+  /// The shape of a point, for telling apart series that would otherwise look alike.
+  enum Marker: CaseIterable, Hashable {
+    case circle, square, diamond, triangle
+  }
+
+  /// A point drawn as `marker`, `radius` from its centre to its edge, with `tooltip` as its title.
+  mutating func marker(
+    _ marker: Marker, x: Double, y: Double, radius: Double, color: String, tooltip: String?
+  ) {
+    let shape: String
+    switch marker {
+    case .circle:
+      circle(x: x, y: y, radius: radius, color: color, tooltip: tooltip)
+      return
+    case .square:
+      shape =
+        "<rect x=\"\(number(x - radius))\" y=\"\(number(y - radius))\" width=\"\(number(2 * radius))\" "
+        + "height=\"\(number(2 * radius))\" fill=\"\(color)\""
+    case .diamond:
+      let corners = [(x, y - radius * 1.3), (x + radius * 1.3, y), (x, y + radius * 1.3), (x - radius * 1.3, y)]
+      shape = polygon(corners, color: color)
+    case .triangle:
+      let corners = [(x, y - radius * 1.3), (x + radius * 1.2, y + radius), (x - radius * 1.2, y + radius)]
+      shape = polygon(corners, color: color)
+    }
+    let element = shape.hasPrefix("<rect") ? "rect" : "polygon"
+    guard let tooltip else {
+      elements.append(shape + "/>")
+      return
+    }
+    elements.append(shape + "><title>\(escaped(tooltip))</title></\(element)>")
+  }
+
+  private func polygon(_ corners: [(Double, Double)], color: String) -> String {
+    let points = corners.map { "\(number($0.0)),\(number($0.1))" }.joined(separator: " ")
+    return "<polygon points=\"\(points)\" fill=\"\(color)\""
+  }
+
   private func number(_ value: Double) -> String {
     FigureFormat.decimal(value, fractionDigits: 1)
   }

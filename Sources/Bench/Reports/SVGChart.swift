@@ -7,7 +7,8 @@ import Foundation
 /// Hand-written SVG 1.1 with no script or external resource: a title saying what is plotted and what made it,
 /// both axes labelled in decades, one line per contender (`fanout` solid, `source-fanout` dashed, `main-actor`
 /// dotted, this library's contenders thicker) and a legend naming each with its figure at the largest N. Every point has a
-/// tooltip with its exact figure.
+/// tooltip with its exact figure. No two series share a style: each contender has a colour of its own, the same in
+/// every scenario, and once the palette is used up (the peers a chart may add), a point shape of its own as well.
 enum SVGChart {
   /// The scenarios the chart plots: those measured in ns per delivery.
   static let scenarios: [Scenario] = [.fanout, .sourceFanout, .mainActor]
@@ -39,10 +40,11 @@ enum SVGChart {
       return svg.document
     }
     drawAxes(scale, on: &svg)
-    for (index, line) in series.enumerated() {
-      draw(line, style: Style(line, index: index), scale: scale, on: &svg)
+    let styles = styles(for: series)
+    for (line, style) in zip(series, styles) {
+      draw(line, style: style, scale: scale, on: &svg)
     }
-    drawLegend(series, on: &svg)
+    drawLegend(series, styles: styles, on: &svg)
     return svg.document
   }
 
@@ -105,16 +107,25 @@ enum SVGChart {
     }
   }
 
-  private struct Style {
+  /// The style of each series: the dash of its scenario, and a colour of its contender's own, the same in every
+  /// scenario, with a point shape of its own too once the palette is used up.
+  static func styles(for series: [Series]) -> [Style] {
+    let contenders = orderedUnique(series.map(\.contender))
+    let index = Dictionary(uniqueKeysWithValues: contenders.enumerated().map { ($1, $0) })
+    return series.map { Style($0, index: index[$0.contender] ?? 0) }
+  }
+
+  struct Style: Hashable {
     var color: String
     var width: Double
     var dash: String?
+    var marker: SVGCanvas.Marker
 
     // The Okabe–Ito palette, told apart with every common kind of colour blindness, then Tol's muted colours for
     // the peers a chart may add.
     private static let palette = [
       "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255", "#44AA99", "#999933",
-      "#332288", "#AA4499", "#888888",
+      "#332288", "#AA4499", "#888888", "#CC6677", "#117733", "#88CCEE", "#DDCC77",
     ]
     private static let libraryContenders: Set = [
       ContenderName.output.name, ContenderName.outputToken.name, ContenderName.broadcaster.name,
@@ -122,6 +133,8 @@ enum SVGChart {
 
     init(_ series: Series, index: Int) {
       color = Self.palette[index % Self.palette.count]
+      let markers = SVGCanvas.Marker.allCases
+      marker = markers[(index / Self.palette.count) % markers.count]
       width = Self.libraryContenders.contains(series.contender) ? 3.5 : 2
       dash =
         switch series.scenario {
@@ -162,20 +175,19 @@ enum SVGChart {
     let coordinates = series.points.map { (x: scale.x(Double($0.n)), y: scale.y($0.value)) }
     svg.polyline(coordinates, color: style.color, width: style.width, dash: style.dash)
     for (point, coordinate) in zip(series.points, coordinates) {
-      svg.circle(
-        x: coordinate.x, y: coordinate.y, radius: style.width + 1, color: style.color,
+      svg.marker(
+        style.marker, x: coordinate.x, y: coordinate.y, radius: style.width + 1, color: style.color,
         tooltip: "\(series.label), N = \(point.n): \(FigureFormat.value(point.value, unit: "ns")) per delivery")
     }
   }
 
-  private static func drawLegend(_ series: [Series], on svg: inout SVGCanvas) {
+  private static func drawLegend(_ series: [Series], styles: [Style], on svg: inout SVGCanvas) {
     let x = Layout.right + 24
     svg.text("Contender (scenario): ns per delivery at the largest N", x: x, y: Layout.top + 4, size: 12)
-    for (index, line) in series.enumerated() {
-      let style = Style(line, index: index)
+    for (index, (line, style)) in zip(series, styles).enumerated() {
       let y = Layout.top + 28 + Double(index) * 24
       svg.polyline([(x, y), (x + 30, y)], color: style.color, width: style.width, dash: style.dash)
-      svg.circle(x: x + 15, y: y, radius: style.width + 1, color: style.color, tooltip: nil)
+      svg.marker(style.marker, x: x + 15, y: y, radius: style.width + 1, color: style.color, tooltip: nil)
       let last = line.points[line.points.count - 1]
       svg.text(
         "\(line.label): \(FigureFormat.value(last.value, unit: "ns")) at N = \(decimalLabel(last.n))", x: x + 40,

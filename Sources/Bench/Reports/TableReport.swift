@@ -16,7 +16,8 @@ import BenchHarness
 /// Markdown, so the same text reads in a terminal and pastes into a document.
 enum TableReport {
   static func render(_ report: BenchReport) -> String {
-    var text = "Bench: \(report.toolchain), \(report.date)\(report.machine.map { ", \($0)" } ?? "")\n"
+    var text = "Bench: \(toolchain(report.toolchain, besides: report.machine)), \(report.date)"
+    text += (report.machine.map { "; \($0)" } ?? "") + "\n"
     for scenario in orderedUnique(report.results.map(\.scenario)) {
       let rows = report.results.filter { $0.scenario == scenario }
       for metric in orderedUnique(rows.map(\.metric)) {
@@ -24,17 +25,30 @@ enum TableReport {
         let base = base(of: figures)
         text += "\n" + heading(scenario: scenario, metric: metric, base: base) + "\n\n"
         text += table(figures, base: base) + "\n"
+        if let verdict = TableVerdict(figures) {
+          text += verdict.description + "\n"
+        }
       }
       text += "\n" + legend(scenario: scenario, contenders: orderedUnique(rows.map(\.contender))) + "\n"
     }
     return text
   }
 
+  /// `toolchain` without the operating system and architecture that `machine` names first, so a heading that shows
+  /// both says them once: `Swift 6.3, release build` beside `Linux x86_64, 2 vCPUs (…), 24 GiB`.
+  static func toolchain(_ toolchain: String, besides machine: String?) -> String {
+    guard let machine else { return toolchain }
+    let parts = toolchain.components(separatedBy: ", ")
+    let kept = parts.filter { part in machine != part && !machine.hasPrefix(part + ",") }
+    return kept.count == parts.count ? toolchain : kept.joined(separator: ", ")
+  }
+
   /// What a table shows and, when it has ratios, what they are against.
   static func heading(scenario: String, metric: String, base: String?) -> String {
     let known = Scenario(rawValue: scenario)
     let words = Metric(rawValue: metric)?.description ?? metric
-    var heading = "\(scenario): \(words), lower is better" + (known.map { " (\($0.summary))" } ?? "")
+    let summary = known.map { known in Metric(rawValue: metric).map { known.summary(of: $0) } ?? known.summary }
+    var heading = "\(scenario): \(words), lower is better" + (summary.map { " (\($0))" } ?? "")
     if let base {
       heading += "\nIn brackets: each figure ÷ \(base)'s at the same N."
     }

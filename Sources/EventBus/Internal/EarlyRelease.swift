@@ -69,8 +69,7 @@
         return true
       }
       guard isFirst else { return false }
-      var line = text + "\n"
-      line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+      DebugWarnings.emit(text, about: callSite)
       return true
     }
 

@@ -94,17 +94,14 @@ extension Documentation {
         // snippet: swiftui-observation-tracking
         let viewModel = ProfileViewModel()
         let model = ProfileModel(viewModel: viewModel)
+        let redraws = Output<String>()  // where SwiftUI would redraw the view
         withObservationTracking {
           _ = model.title  // what a view's body reads
         } onChange: {
-          print("title will change: SwiftUI redraws the view")
+          redraws.send("title will change")
         }
         // end-snippet
-        withObservationTracking {
-          _ = model.title
-        } onChange: {
-          changes.append("title")
-        }
+        let subscription = redraws.subscribe { changes.append($0) }
         // snippet: swiftui-observation-load
         viewModel.load()
         // once the main actor has run the deliveries:
@@ -113,7 +110,8 @@ extension Documentation {
         #expect(await eventually { model.title == "Ada Lovelace" })
         #expect(!model.isLoading)
         #expect(model.errorMessage == nil)
-        #expect(changes.elements == ["title"])
+        #expect(changes.elements == ["title will change"])
+        subscription.cancel()
       }
 
       @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)

@@ -227,3 +227,36 @@ import Testing
     }
   #endif
 }
+
+extension BindingTests {
+  @Test func theViewsOutputNamesTheBoundViewModelsOwnTypeNotTheWrapper() {
+    let view = CounterView()
+    let line = #line + 1
+    view.bind(to: CounterViewModel())
+    let description = view.output.debugDescription
+    #expect(
+      description.contains("responder BoundViewModel<CounterViewModel> at EventBusTests/BindingTests.swift:\(line)"))
+    #expect(!description.contains("AnyEventViewModel"))
+    #expect(view.viewModel?.output.debugDescription.contains("responder CounterView at") == true)
+
+    // Wrapped by hand, as a test double is, and rebound: the name is still the view model's own.
+    view.bind(to: AnyEventViewModel(AnyEventViewModel(SilentViewModel())))
+    #expect(view.output.debugDescription.contains("responder BoundViewModel<SilentViewModel>"))
+    #expect(view.output.subscriberCount == 1)
+  }
+
+  @Test func releasingTheViewEndsTheSubscriptionMadeOnTheViewModelsBehalf() {
+    let output: Output<ViewEvent>
+    let viewModel = SilentViewModel()
+    do {
+      let view = CounterView()
+      output = view.output
+      view.bind(to: viewModel)
+      output.send(.tapped)
+      #expect(output.subscriberCount == 1)
+    }
+    #expect(output.subscriberCount == 0)
+    output.send(.swiped(1))
+    #expect(viewModel.received == [.tapped])
+  }
+}

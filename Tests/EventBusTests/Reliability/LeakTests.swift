@@ -1,4 +1,5 @@
 import Dispatch
+import EventBusTestSupport
 import Foundation
 import Testing
 
@@ -171,19 +172,21 @@ import Testing
     do {
       let output = Output<Event>()
       let responder = Recorder<Event>()
-      for cycle in 0..<cycles {
-        switch cycle % 5 {
-        case 0: output.subscribe { _ in }.cancel()
-        case 1: _ = output.subscribe { _ in }  // released at once
-        case 2: output.subscribe(responder).cancel()
-        case 3: output.subscribe(on: .queue(queue)) { _ in }.cancel()
-        default:
-          let dying = Recorder<Event>()
-          output.subscribe(dying)
-        }
-        if cycle % 64 == 0 {
-          output.send(Event())
-          highest = max(highest, LiveObjects.count("Output.Entry", for: Event.self))
+      capturingEarlyReleaseWarnings {
+        for cycle in 0..<cycles {
+          switch cycle % 5 {
+          case 0: output.subscribe { _ in }.cancel()
+          case 1: _ = output.subscribe { _ in }  // released at once
+          case 2: output.subscribe(responder).cancel()
+          case 3: output.subscribe(on: .queue(queue)) { _ in }.cancel()
+          default:
+            let dying = Recorder<Event>()
+            output.subscribe(dying)
+          }
+          if cycle % 64 == 0 {
+            output.send(Event())
+            highest = max(highest, LiveObjects.count("Output.Entry", for: Event.self))
+          }
         }
       }
       queue.sync {}

@@ -18,11 +18,17 @@ public struct ReconnectBackoff: Sendable, Hashable {
   /// The largest fraction of a wait that jitter may take off, from 0 (none) to 1.
   public var jitter: Double
 
+  /// The longest wait a backoff gives: 2^63 - 1 nanoseconds, about 292 years. A clock traps when asked to sleep
+  /// until a deadline past what its instant holds, so longer settings count as this.
+  public static let longestWait = Duration.nanoseconds(Int64.max)
+
   /// Creates a backoff.
   ///
   /// - Parameters:
-  ///   - initial: The wait before the first attempt after a loss; 100 ms by default. A negative value counts as zero.
-  ///   - maximum: The longest wait; 10 s by default. It counts as `initial` if it is shorter.
+  ///   - initial: The wait before the first attempt after a loss; 100 ms by default. A negative value counts as zero,
+  ///     one longer than ``longestWait`` as ``longestWait``.
+  ///   - maximum: The longest wait; 10 s by default. It counts as `initial` if it is shorter, and as ``longestWait``
+  ///     if it is longer.
   ///   - multiplier: What each failed attempt multiplies the wait by; 2 by default, at least 1.
   ///   - jitter: The largest fraction of a wait that jitter may take off; 0.2 by default, clamped to 0...1.
   public init(
@@ -31,29 +37,51 @@ public struct ReconnectBackoff: Sendable, Hashable {
     multiplier: Double = 2,
     jitter: Double = 0.2
   ) {
-    self.initial = max(initial, .zero)
-    self.maximum = max(maximum, self.initial)
-    self.multiplier = multiplier.isFinite ? max(multiplier, 1) : 1
-    self.jitter = jitter.isFinite ? min(max(jitter, 0), 1) : 0
+    self.initial = Self.clamped(initial)
+    self.maximum = max(Self.clamped(maximum), self.initial)
+    self.multiplier = Self.clamped(multiplier: multiplier)
+    self.jitter = Self.clamped(jitter: jitter)
   }
 
   /// The wait before the next attempt, after `failures` attempts that failed since the last connection.
+  ///
+  /// The properties are clamped here as in `init`, since they may have been set since: no value of any of them, nor
+  /// of the arguments, traps.
   ///
   /// - Parameters:
   ///   - failures: How many attempts in a row failed; 0 right after a loss.
   ///   - randomFraction: A number in `0..<1` that picks the jitter.
   func delay(afterFailures failures: Int, randomFraction: Double) -> Duration {
-    let initialSeconds = Self.seconds(initial)
+    let initial = Self.clamped(initial)
+    let maximum = max(Self.clamped(maximum), initial)
+    let multiplier = Self.clamped(multiplier: multiplier)
+    let jitter = Self.clamped(jitter: jitter)
     let maximumSeconds = Self.seconds(maximum)
-    var seconds = initialSeconds
+    var seconds = Self.seconds(initial)
     var remaining = failures
     while remaining > 0, seconds > 0, seconds < maximumSeconds, multiplier > 1 {
       seconds *= multiplier
       remaining -= 1
     }
     seconds = min(seconds, maximumSeconds)
-    seconds *= 1 - jitter * min(max(randomFraction, 0), 1)
-    return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    seconds *= 1 - jitter * (randomFraction.isFinite ? min(max(randomFraction, 0), 1) : 0)
+    // Whole nanoseconds, within `maximum`: the product may have rounded past it, and `Int64` holds the nanoseconds
+    // of every wait up to `longestWait`, but not the ones a rounding up to 2^63 would make.
+    let nanoseconds = (seconds * 1e9).rounded()
+    guard nanoseconds < 0x1p63 else { return maximum }
+    return min(.nanoseconds(Int64(nanoseconds)), maximum)
+  }
+
+  private static func clamped(_ wait: Duration) -> Duration {
+    min(max(wait, .zero), longestWait)
+  }
+
+  private static func clamped(multiplier: Double) -> Double {
+    multiplier.isFinite ? max(multiplier, 1) : 1
+  }
+
+  private static func clamped(jitter: Double) -> Double {
+    jitter.isFinite ? min(max(jitter, 0), 1) : 0
   }
 
   private static func seconds(_ duration: Duration) -> Double {

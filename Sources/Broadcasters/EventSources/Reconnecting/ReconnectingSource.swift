@@ -34,12 +34,14 @@ import EventBus
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public struct ReconnectingSource<Event: Sendable>: EventSource {
   private let backoff: ReconnectBackoff
+  private let wait: @Sendable (Duration) async throws -> Void
   private let onChange: (@Sendable (UpstreamChange) -> Void)?
   private let runSession: @Sendable (Session) async throws -> Void
   private let machine = LockedState(ReconnectStateMachine())
   private let iterations = SerialIterations()
 
-  /// Creates a source that runs `session` to connect, and runs it again after each end while it has subscribers.
+  /// Creates a source that runs `session` to connect, and runs it again after each end while it has subscribers; its
+  /// backoff waits on `ContinuousClock`.
   ///
   /// - Parameters:
   ///   - backoff: How long to wait before each new session.
@@ -51,7 +53,31 @@ public struct ReconnectingSource<Event: Sendable>: EventSource {
     onChange: (@Sendable (UpstreamChange) -> Void)? = nil,
     session: @escaping @Sendable (Session) async throws -> Void
   ) {
+    self.init(backoff: backoff, clock: ContinuousClock(), onChange: onChange, session: session)
+  }
+
+  /// Creates a source that runs `session` to connect, and runs it again after each end while it has subscribers; its
+  /// backoff waits on `clock`.
+  ///
+  /// ```swift
+  /// let source = ReconnectingSource<OrderEvent>(backoff: backoff, clock: clock) { session in … }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - backoff: How long to wait before each new session.
+  ///   - clock: What the backoff waits on. A test passes a clock it advances by hand, to see the waits without
+  ///     waiting them out.
+  ///   - onChange: Called with each connection, loss and failed attempt, on the session's task, with no lock held.
+  ///   - session: Connects, calls ``Session/connected()`` once subscribed, sends events through ``Session/sink``,
+  ///     and returns or throws when the connection ends. It must end soon after its task is cancelled.
+  public init(
+    backoff: ReconnectBackoff = ReconnectBackoff(),
+    clock: some Clock<Duration>,
+    onChange: (@Sendable (UpstreamChange) -> Void)? = nil,
+    session: @escaping @Sendable (Session) async throws -> Void
+  ) {
     self.backoff = backoff
+    wait = { try await clock.sleep(for: $0) }
     self.onChange = onChange
     self.runSession = session
   }
@@ -66,7 +92,7 @@ public struct ReconnectingSource<Event: Sendable>: EventSource {
   /// - Parameter sink: Where the sessions send their events.
   /// - Returns: The task.
   public func start(emitting sink: EventSink<Event>) -> Task<Void, Never> {
-    let (backoff, onChange, runSession, machine) = (backoff, onChange, runSession, machine)
+    let (backoff, wait, onChange, runSession, machine) = (backoff, wait, onChange, runSession, machine)
     return iterations.start {
       machine.withLock { $0.start() }
       while true {
@@ -87,7 +113,7 @@ public struct ReconnectingSource<Event: Sendable>: EventSource {
         guard let change, let delay = change.retryDelay else { return }
         onChange?(change)
         do {
-          try await Task.sleep(for: delay)
+          try await wait(delay)
         } catch {
           return
         }

@@ -41,14 +41,11 @@ extension EventView {
     let isFirstBinding = !(previous?.isBound ?? false)
     // Cut the previous view model off before the new one starts, so nothing reaches both.
     previous?.disconnect()
-    binding.connect([
-      output.subscribe(binding, on: .main, fileID: fileID, line: line) { viewModel, event in
-        viewModel.handle(event: event)
-      },
-      binding.output.subscribe(self, on: .main, fileID: fileID, line: line) { view, event in
+    binding.connect(
+      toViewOutput: output, fileID: fileID, line: line,
+      and: binding.output.subscribe(self, on: .main, fileID: fileID, line: line) { view, event in
         view.handle(event: event)
-      },
-    ])
+      })
     self.viewModel = binding
     if isFirstBinding {
       setupBindings()
