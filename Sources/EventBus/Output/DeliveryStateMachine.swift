@@ -8,9 +8,11 @@
 /// replay window, until it is `.idle`. Every other `send` meanwhile only queues its event, so events reach
 /// subscribers one at a time, in order, with constant stack depth for sends from inside a handler (G2, G3).
 ///
-/// The machine is a value with no user code in it, so every transition is unit-tested on its own. Who is subscribed,
-/// and who holds the delivery, it is given: the ``SubscriberList``, the only part of the state that touches the latch
-/// under the lock. An output's common `send` claims and releases the latch with no lock and never reaches the machine.
+/// The machine decides and never calls out, as swift-async-algorithms' channel machines do: a transition takes its
+/// inputs (whether the caller claimed the delivery, the subscriber list) and returns one ``Step``, the action and what
+/// the caller must release; every effect on the latch is the caller's (``DeliverySteps``), under the same lock. It
+/// holds no user code, so every transition is unit-tested on its own. An output's common `send` claims and releases
+/// the latch with no lock and never reaches the machine.
 @usableFromInline
 struct DeliveryStateMachine<Event> {
   /// What the thread that holds the delivery does next.
@@ -39,6 +41,9 @@ struct DeliveryStateMachine<Event> {
     @usableFromInline var droppedReplays: [Replay]?
     /// The output's trace hook, which a `send` calls.
     @usableFromInline var trace: (@Sendable (Event) -> Void)?
+    /// Whether the holder keeps the delivery for this step's action, or lets it go: set when a round or a replay
+    /// ended, for the caller to write to the latch (``DeliveryLatch/settle(holder:keeping:)``); `nil` otherwise.
+    @usableFromInline var keepsDelivery: Bool?
 
     @inlinable
     init(_ action: Action) {
@@ -73,11 +78,11 @@ struct DeliveryStateMachine<Event> {
 
   // MARK: Sending
 
-  /// An event was sent from `thread`, on the path that takes the lock. `.deliver` makes the caller the holder of the
-  /// delivery.
+  /// An event was sent, on the path that takes the lock; `claimed` says whether the sender just claimed the delivery
+  /// (else it marked the work queued for the holder). `.deliver` makes the caller the holder of the delivery.
   @inlinable
-  mutating func send(_ event: Event, from thread: ThreadIdentity, subscribers: inout SubscriberList) -> Step {
-    guard subscribers.claimOrMarkWorkQueued(for: thread) else {
+  mutating func send(_ event: Event, claimed: Bool, subscribers: borrowing SubscriberList) -> Step {
+    guard claimed else {
       pending.append(event)
       var step = Step(.idle)
       step.trace = trace
@@ -89,19 +94,17 @@ struct DeliveryStateMachine<Event> {
     return step
   }
 
-  /// The holder of the delivery, `thread`, finished a round over the round's entries; `deadFound` says whether a
-  /// responder was found deinitialised.
+  /// The holder of the delivery finished a round over the round's entries; `deadFound` says whether a responder was
+  /// found deinitialised.
   @inlinable
-  mutating func finishRound(deadFound: Bool, by thread: ThreadIdentity, subscribers: inout SubscriberList) -> Step {
-    next(for: thread, after: subscribers.finishRound(deadFound: deadFound), subscribers: &subscribers)
+  mutating func finishRound(deadFound: Bool, subscribers: inout SubscriberList) -> Step {
+    next(after: subscribers.finishRound(deadFound: deadFound), subscribers: subscribers)
   }
 
   /// The holder of the delivery handed a replay window to `entry`; `deadFound` says whether its responder was found
   /// deinitialised.
   @usableFromInline
-  mutating func finishReplay(
-    to entry: Entry, deadFound: Bool, by thread: ThreadIdentity, subscribers: inout SubscriberList
-  ) -> Step {
+  mutating func finishReplay(to entry: Entry, deadFound: Bool, subscribers: inout SubscriberList) -> Step {
     // A dead entry is removed first, from the changed copy (the holder keeps the round's list frozen), and the copy
     // is then installed with any change made meanwhile: a change left behind would outlive the delivery.
     let removed = deadFound ? subscribers.remove(entry).removed : nil
@@ -110,31 +113,29 @@ struct DeliveryStateMachine<Event> {
       change.removed = removed
       change.membershipObserver = subscribers.membershipObserver
     }
-    return next(for: thread, after: change, subscribers: &subscribers)
+    return next(after: change, subscribers: subscribers)
   }
 
-  /// The next replay window or queued event for the holder of the delivery, `thread`; `.idle` frees the delivery.
+  /// The next replay window or queued event for the holder of the delivery; `.idle` frees the delivery.
   @inlinable
-  mutating func next(
-    for thread: ThreadIdentity, after change: SubscriberList.Change, subscribers: inout SubscriberList
-  ) -> Step {
+  mutating func next(after change: SubscriberList.Change, subscribers: borrowing SubscriberList) -> Step {
     var droppedReplays: [Replay]?
     if !queuedReplays.isEmpty, let replay = nextReplay(dropping: &droppedReplays) {
-      subscribers.settle(holder: thread, keeping: true)
       var step = Step(.replay(replay.events, replay.entry))
+      step.keepsDelivery = true
       step.change = change
       step.droppedReplays = droppedReplays
       return step
     }
     guard let event = pending.popFirst() else {
-      subscribers.settle(holder: thread, keeping: false)
       var step = Step(.idle)
+      step.keepsDelivery = false
       step.change = change
       step.droppedReplays = droppedReplays
       return step
     }
-    subscribers.settle(holder: thread, keeping: true)
     var step = Step(.deliver(event, subscribers.roundEntries))
+    step.keepsDelivery = true
     step.change = change
     step.droppedEvent = record(event)
     step.droppedReplays = droppedReplays
@@ -162,24 +163,83 @@ struct DeliveryStateMachine<Event> {
 
   // MARK: Membership
 
-  /// `entry` subscribes at `location` from `thread`, to an output with a replay window: the caller may become the
-  /// holder of the delivery, to hand the window over (`.replay`). An output without one calls the list directly
-  /// (``SubscriberList/add(_:at:)``).
-  mutating func subscribe(
-    _ entry: Entry, at location: CallSite, from thread: ThreadIdentity, subscribers: inout SubscriberList
-  ) -> Step {
-    var step = Step(.idle)
-    step.change = subscribers.add(entry, at: location)
-    if !replay.isEmpty {
-      if subscribers.claimOrMarkWorkQueued(for: thread) {
-        step.action = .replay(replay.elements, entry)
-      } else {
-        queuedReplays.append(Replay(events: replay.elements, entry: entry))
-      }
+  /// Whether a subscriber that joins now has a replay window to receive: then the caller claims the delivery, or
+  /// marks work queued for its holder, and reports which with ``subscribed(_:claimed:)``.
+  var hasReplayWindow: Bool { !replay.isEmpty }
+
+  /// `entry` joined an output with a replay window; `claimed` says whether the caller claimed the delivery, to hand
+  /// the window over itself (`.replay`), or left it queued for the holder. An output without a window calls the list
+  /// directly (``SubscriberList/add(_:at:)``).
+  mutating func subscribed(_ entry: Entry, claimed: Bool) -> Step {
+    guard claimed else {
+      queuedReplays.append(Replay(events: replay.elements, entry: entry))
+      return Step(.idle)
     }
-    return step
+    return Step(.replay(replay.elements, entry))
   }
 }
 
 extension DeliveryStateMachine: Sendable where Event: Sendable {}
 extension DeliveryStateMachine.Replay: Sendable where Event: Sendable {}
+
+/// The locked steps of a delivery: each asks the latch what it must (a claim), lets the machine decide, and carries out
+/// on the latch what the machine decided (``DeliveryStateMachine/Step/keepsDelivery``). Called under the output's lock,
+/// by the output and by the machine's tests alike.
+@usableFromInline
+enum DeliverySteps {
+  /// An event sent from `thread`, on the path that takes the lock.
+  @inlinable
+  static func send<Event>(
+    _ event: Event, from thread: ThreadIdentity, machine: inout DeliveryStateMachine<Event>,
+    subscribers: inout SubscriberList
+  ) -> DeliveryStateMachine<Event>.Step {
+    let claimed = subscribers.claimOrMarkWorkQueued(for: thread)
+    return machine.send(event, claimed: claimed, subscribers: subscribers)
+  }
+
+  /// The end of a round of the holder, `thread`.
+  @inlinable
+  static func finishRound<Event>(
+    deadFound: Bool, by thread: ThreadIdentity, machine: inout DeliveryStateMachine<Event>,
+    subscribers: inout SubscriberList
+  ) -> DeliveryStateMachine<Event>.Step {
+    let step = machine.finishRound(deadFound: deadFound, subscribers: &subscribers)
+    settle(step, by: thread, subscribers: subscribers)
+    return step
+  }
+
+  /// The end of a replay window handed to `entry` by the holder, `thread`.
+  @usableFromInline
+  static func finishReplay<Event>(
+    to entry: Entry, deadFound: Bool, by thread: ThreadIdentity, machine: inout DeliveryStateMachine<Event>,
+    subscribers: inout SubscriberList
+  ) -> DeliveryStateMachine<Event>.Step {
+    let step = machine.finishReplay(to: entry, deadFound: deadFound, subscribers: &subscribers)
+    settle(step, by: thread, subscribers: subscribers)
+    return step
+  }
+
+  /// `entry` subscribes at `location` from `thread`, to an output with a replay window.
+  @usableFromInline
+  static func subscribe<Event>(
+    _ entry: Entry, at location: CallSite, from thread: ThreadIdentity, machine: inout DeliveryStateMachine<Event>,
+    subscribers: inout SubscriberList
+  ) -> DeliveryStateMachine<Event>.Step {
+    let change = subscribers.add(entry, at: location)
+    var step = DeliveryStateMachine<Event>.Step(.idle)
+    if machine.hasReplayWindow {
+      step = machine.subscribed(entry, claimed: subscribers.claimOrMarkWorkQueued(for: thread))
+    }
+    step.change = change
+    return step
+  }
+
+  @inlinable
+  static func settle<Event>(
+    _ step: DeliveryStateMachine<Event>.Step, by thread: ThreadIdentity, subscribers: borrowing SubscriberList
+  ) {
+    if let keeping = step.keepsDelivery {
+      subscribers.settle(holder: thread, keeping: keeping)
+    }
+  }
+}

@@ -71,7 +71,8 @@ extension Output {
         // Every entry of an output's list is one of its event entries.
         let deadFound = Self.deliver(events, to: unsafeDowncast(entry, to: EventEntry.self))
         step = state.withLock {
-          $0.machine.finishReplay(to: entry, deadFound: deadFound, by: thread, subscribers: &$0.subscribers)
+          DeliverySteps.finishReplay(
+            to: entry, deadFound: deadFound, by: thread, machine: &$0.machine, subscribers: &$0.subscribers)
         }
       }
     }
@@ -81,7 +82,9 @@ extension Output {
   /// next step.
   @inlinable
   func finishRound(deadFound: Bool, by thread: ThreadIdentity) -> Step {
-    state.withLock { $0.machine.finishRound(deadFound: deadFound, by: thread, subscribers: &$0.subscribers) }
+    state.withLock {
+      DeliverySteps.finishRound(deadFound: deadFound, by: thread, machine: &$0.machine, subscribers: &$0.subscribers)
+    }
   }
 
   /// Hands a replay window to one entry that just subscribed. Returns whether its responder was found deinitialised.

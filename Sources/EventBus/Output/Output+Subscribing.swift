@@ -16,7 +16,7 @@ extension Output: EntryOwner {
   private func addReplaying(_ entry: EventEntry, at location: CallSite) {
     let thread = ThreadIdentity.current
     let step = state.withLock {
-      $0.machine.subscribe(entry, at: location, from: thread, subscribers: &$0.subscribers)
+      DeliverySteps.subscribe(entry, at: location, from: thread, machine: &$0.machine, subscribers: &$0.subscribers)
     }
     if step.change.shouldPrune {
       pruneDeadEntries()

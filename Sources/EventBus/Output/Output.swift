@@ -87,7 +87,9 @@ public final class Output<Event: Sendable>: Sendable {
       deliverRounds(finishRound(deadFound: deadFound, by: thread), by: thread)
       return
     }
-    let step = state.withLock { $0.machine.send(event, from: thread, subscribers: &$0.subscribers) }
+    let step = state.withLock {
+      DeliverySteps.send(event, from: thread, machine: &$0.machine, subscribers: &$0.subscribers)
+    }
     step.trace?(event)
     deliverRounds(step, by: thread)
   }

@@ -34,20 +34,20 @@ struct DeliveryHarness {
   }
 
   mutating func send(_ event: Int, from thread: ThreadIdentity) -> Step {
-    machine.send(event, from: thread, subscribers: &list)
+    DeliverySteps.send(event, from: thread, machine: &machine, subscribers: &list)
   }
 
   mutating func finishRound(deadFound: Bool = false, by thread: ThreadIdentity) -> Step {
-    machine.finishRound(deadFound: deadFound, by: thread, subscribers: &list)
+    DeliverySteps.finishRound(deadFound: deadFound, by: thread, machine: &machine, subscribers: &list)
   }
 
   mutating func finishReplay(to entry: Entry, deadFound: Bool = false, by thread: ThreadIdentity) -> Step {
-    machine.finishReplay(to: entry, deadFound: deadFound, by: thread, subscribers: &list)
+    DeliverySteps.finishReplay(to: entry, deadFound: deadFound, by: thread, machine: &machine, subscribers: &list)
   }
 
   /// Subscribes as an output with a replay window does; one without calls the list alone (`list.add`).
   mutating func subscribe(_ entry: Entry, from thread: ThreadIdentity) -> Step {
-    machine.subscribe(entry, at: CallSite(), from: thread, subscribers: &list)
+    DeliverySteps.subscribe(entry, at: CallSite(), from: thread, machine: &machine, subscribers: &list)
   }
 
   /// The names of `entries`, `-` for a removed slot.
