@@ -12,25 +12,25 @@ import Testing
   @Test func anIdleLatchIsClaimedOnceAndLetGoByItsHolder() {
     let latch = DeliveryLatch()
     #expect(!latch.isHeld)
-    #expect(latch.tryClaim(for: me))
+    #expect(latch.claims(for: me))
     #expect(latch.isHeld && latch.isHeld(by: me) && !latch.isHeld(by: other))
-    #expect(!latch.tryClaim(for: other), "a held latch cannot be claimed")
-    #expect(!latch.tryRelease(by: other), "only the holder lets go")
-    #expect(latch.tryRelease(by: me))
+    #expect(!latch.claims(for: other), "a held latch cannot be claimed")
+    #expect(!latch.releases(by: other), "only the holder lets go")
+    #expect(latch.releases(by: me))
     #expect(!latch.isHeld)
-    #expect(latch.tryClaim(for: other))
+    #expect(latch.claims(for: other))
   }
 
   @Test func workMarkedQueuedMakesTheHoldersLockFreeReleaseFail() {
     let latch = DeliveryLatch()
-    #expect(latch.tryClaim(for: me))
+    #expect(latch.claims(for: me))
     #expect(!latch.claimOrMarkWorkQueued(for: other), "held: the caller queues its work instead")
     #expect(!latch.claimOrMarkWorkQueued(for: other), "marking twice changes nothing")
     #expect(latch.isHeld(by: me), "the flag does not hide the holder")
-    #expect(!latch.tryRelease(by: me), "the holder must take the lock and pick the work up")
+    #expect(!latch.releases(by: me), "the holder must take the lock and pick the work up")
     latch.settle(holder: me, keeping: true)
     #expect(latch.isHeld(by: me))
-    #expect(latch.tryRelease(by: me), "settled with no work queued, it lets go with no lock again")
+    #expect(latch.releases(by: me), "settled with no work queued, it lets go with no lock again")
   }
 
   @Test func settlingWithoutKeepingFreesTheLatch() {
@@ -39,23 +39,23 @@ import Testing
     _ = latch.claimOrMarkWorkQueued(for: other)
     latch.settle(holder: me, keeping: false)
     #expect(!latch.isHeld)
-    #expect(latch.tryClaim(for: other))
+    #expect(latch.claims(for: other))
   }
 
   @Test func anInPlaceListChangeBlocksClaimsUntilItEnds() {
     let latch = DeliveryLatch()
     #expect(latch.beginChangingEntries(), "idle: the change is made in place")
     #expect(!latch.isHeld, "a list change is not a holder")
-    #expect(!latch.tryClaim(for: me), "no send claims a list being changed in place")
+    #expect(!latch.claims(for: me), "no send claims a list being changed in place")
     latch.endChangingEntries()
-    #expect(latch.tryClaim(for: me))
+    #expect(latch.claims(for: me))
   }
 
   @Test func aMemberChangeDuringARoundIsStagedAndMarkedQueued() {
     let latch = DeliveryLatch()
-    #expect(latch.tryClaim(for: other))
+    #expect(latch.claims(for: other))
     #expect(!latch.beginChangingEntries(), "held: the change goes to a copy")
-    #expect(!latch.tryRelease(by: other), "the holder installs the changed list under the lock")
+    #expect(!latch.releases(by: other), "the holder installs the changed list under the lock")
   }
 
   @Test func aSendNeedsTheLockWhileATraceIsSet() {

@@ -109,7 +109,7 @@ import Testing
   @Test func aDeadResponderFoundDuringARoundIsRemovedAndReported() {
     var (harness, subscribers) = Harness.subscribed("a", "b", "c")
     #expect(harness.send(1, from: me).delivery != nil)
-    subscribers[1].isDead = true
+    subscribers[1].markDead(DeliveryHolder(thread: me))
     let next = harness.finishRound(deadFound: true, by: me)
     #expect(next.isIdle)
     #expect(next.change.isChanged)
@@ -128,7 +128,7 @@ import Testing
       let late = Harness.Subscriber("late")
       weakLate = late
       _ = harness.subscribe(late, from: me)
-      late.isDead = true
+      late.markDead(DeliveryHolder(thread: me))
       step = harness.finishReplay(to: late, deadFound: true, by: me)
       #expect(late.isRemoved)
     }
@@ -143,19 +143,20 @@ import Testing
 
   @Test func aSendOnTheLockedPathWhileALockFreeSendDeliversIsQueuedForIt() {
     var (harness, _) = Harness.subscribed("a")
-    #expect(harness.list.latch.tryClaim(for: me))
+    #expect(harness.list.latch.claims(for: me))
     #expect(harness.send(2, from: other).isIdle)
-    #expect(!harness.list.latch.tryRelease(by: me), "the queued event keeps the holder from letting go")
+    #expect(!harness.list.latch.releases(by: me), "the queued event keeps the holder from letting go")
     #expect(harness.finishRound(by: me).delivery?.event == 2)
   }
 
   @Test func aCancelFromAnotherThreadDuringALockFreeRoundReachesTheNextRoundOnly() {
     var (harness, subscribers) = Harness.subscribed("a", "b")
-    #expect(harness.list.latch.tryClaim(for: me))
+    #expect(harness.list.latch.claims(for: me))
     _ = harness.list.cancel(subscribers[0], from: other)
     _ = harness.send(2, from: other)
     #expect(harness.roundNames == ["a", "b"])
-    #expect(!subscribers[0].isSkipped)
+    let isSkipped = subscribers[0].isSkipped(DeliveryHolder(thread: me))
+    #expect(!isSkipped)
     let next = harness.finishRound(by: me)
     #expect(next.delivery?.event == 2)
     #expect(next.delivery.map { Harness.names($0.entries) } == ["-", "b"])

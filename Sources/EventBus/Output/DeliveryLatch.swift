@@ -50,18 +50,19 @@ final class DeliveryLatch {
     reasonsToLock.load() != 0
   }
 
-  /// Claims the delivery for `thread` if the output is idle. With no lock.
+  /// Claims the delivery for `thread` if the output is idle, and returns the holder. With no lock.
   @inlinable @inline(__always)
-  func tryClaim(for thread: ThreadIdentity) -> Bool {
+  func tryClaim(for thread: ThreadIdentity) -> DeliveryHolder? {
     var expected: UInt = 0
-    return word.compareExchange(expected: &expected, desired: Self.bits(of: thread))
+    guard word.compareExchange(expected: &expected, desired: Self.bits(of: thread)) else { return nil }
+    return DeliveryHolder(thread: thread)
   }
 
-  /// Lets go of the delivery `thread` holds, unless work is queued for it: then returns `false` and the holder takes the
-  /// lock. With no lock.
+  /// Lets go of the delivery `holder` holds, unless work was queued for it: then returns `false` and the holder takes
+  /// the lock. With no lock.
   @inlinable @inline(__always)
-  func tryRelease(by thread: ThreadIdentity) -> Bool {
-    var expected = Self.bits(of: thread)
+  func tryRelease(_ holder: borrowing DeliveryHolder) -> Bool {
+    var expected = Self.bits(of: holder.thread)
     return word.compareExchange(expected: &expected, desired: 0)
   }
 
@@ -74,8 +75,14 @@ final class DeliveryLatch {
 
   /// Whether `thread` holds the delivery. Exact for the calling thread: only it can make itself the holder or stop
   /// being one.
+  @usableFromInline
   func isHeld(by thread: ThreadIdentity) -> Bool {
     word.load() & ~Self.flags == Self.bits(of: thread)
+  }
+
+  /// The holder, if `thread`, the caller, holds the delivery: a handler that cancels on the delivering thread.
+  func holder(ifHeldBy thread: ThreadIdentity) -> DeliveryHolder? {
+    isHeld(by: thread) ? DeliveryHolder(thread: thread) : nil
   }
 
   /// Claims the delivery for `thread` if nobody holds it and returns `true`; otherwise marks work queued for the

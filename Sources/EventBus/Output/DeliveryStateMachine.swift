@@ -97,18 +97,22 @@ struct DeliveryStateMachine<Event> {
   /// The holder of the delivery finished a round over the round's entries; `deadFound` says whether a responder was
   /// found deinitialised.
   @inlinable
-  mutating func finishRound(deadFound: Bool, subscribers: inout SubscriberList) -> Step {
-    next(after: subscribers.finishRound(deadFound: deadFound), subscribers: subscribers)
+  mutating func finishRound(
+    deadFound: Bool, holder: borrowing DeliveryHolder, subscribers: inout SubscriberList
+  ) -> Step {
+    next(after: subscribers.finishRound(deadFound: deadFound, holder: holder), subscribers: subscribers)
   }
 
   /// The holder of the delivery handed a replay window to `entry`; `deadFound` says whether its responder was found
   /// deinitialised.
   @usableFromInline
-  mutating func finishReplay(to entry: Entry, deadFound: Bool, subscribers: inout SubscriberList) -> Step {
+  mutating func finishReplay(
+    to entry: Entry, deadFound: Bool, holder: borrowing DeliveryHolder, subscribers: inout SubscriberList
+  ) -> Step {
     // A dead entry is removed first, from the changed copy (the holder keeps the round's list frozen), and the copy
     // is then installed with any change made meanwhile: a change left behind would outlive the delivery.
     let removed = deadFound ? subscribers.remove(entry).removed : nil
-    var change = subscribers.finishRound(deadFound: false)
+    var change = subscribers.finishRound(deadFound: false, holder: holder)
     if removed != nil {
       change.removed = removed
       change.membershipObserver = subscribers.membershipObserver
@@ -197,25 +201,25 @@ enum DeliverySteps {
     return machine.send(event, claimed: claimed, subscribers: subscribers)
   }
 
-  /// The end of a round of the holder, `thread`.
+  /// The end of a round of `holder`.
   @inlinable
   static func finishRound<Event>(
-    deadFound: Bool, by thread: ThreadIdentity, machine: inout DeliveryStateMachine<Event>,
+    deadFound: Bool, holder: borrowing DeliveryHolder, machine: inout DeliveryStateMachine<Event>,
     subscribers: inout SubscriberList
   ) -> DeliveryStateMachine<Event>.Step {
-    let step = machine.finishRound(deadFound: deadFound, subscribers: &subscribers)
-    settle(step, by: thread, subscribers: subscribers)
+    let step = machine.finishRound(deadFound: deadFound, holder: holder, subscribers: &subscribers)
+    settle(step, by: holder.thread, subscribers: subscribers)
     return step
   }
 
-  /// The end of a replay window handed to `entry` by the holder, `thread`.
+  /// The end of a replay window handed to `entry` by `holder`.
   @usableFromInline
   static func finishReplay<Event>(
-    to entry: Entry, deadFound: Bool, by thread: ThreadIdentity, machine: inout DeliveryStateMachine<Event>,
+    to entry: Entry, deadFound: Bool, holder: borrowing DeliveryHolder, machine: inout DeliveryStateMachine<Event>,
     subscribers: inout SubscriberList
   ) -> DeliveryStateMachine<Event>.Step {
-    let step = machine.finishReplay(to: entry, deadFound: deadFound, subscribers: &subscribers)
-    settle(step, by: thread, subscribers: subscribers)
+    let step = machine.finishReplay(to: entry, deadFound: deadFound, holder: holder, subscribers: &subscribers)
+    settle(step, by: holder.thread, subscribers: subscribers)
     return step
   }
 

@@ -6,20 +6,22 @@
 /// type's metadata costs about 300 instructions, a third of a subscribe-and-cancel cycle. `Output.EventEntry` adds
 /// what depends on the event type.
 ///
-/// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock. `isSkipped` and `isDead`
-/// belong to the thread that holds the delivery (see ``DeliveryLatch``).
+/// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock. The round's flags, skipped
+/// and dead, belong to the thread that holds the delivery, and are reached only with its ``DeliveryHolder``.
 @usableFromInline
 class Entry: SubscriptionTarget {
   /// Position in the subscriber list. 32 bits keep every subscriber 8 bytes smaller.
   final var slot: Int32 = 0
   /// Removed from the list: cancelled, or found dead.
   final var isRemoved = false
-  /// Cancelled by a handler on the delivering thread: skipped for the rest of the round.
+  /// Cancelled by a handler on the delivering thread: skipped for the rest of the round. Holder-only: read and written
+  /// through ``isSkipped(_:)`` and ``skipForRestOfRound(_:)``.
   @exclusivity(unchecked) @usableFromInline
-  final var isSkipped = false
-  /// Its responder was found deinitialised during the round.
+  final var holderOnlySkipped = false
+  /// Its responder was found deinitialised during the round. Holder-only: read and written through ``isDead(_:)``
+  /// and ``markDead(_:)``.
   @exclusivity(unchecked) @usableFromInline
-  final var isDead = false
+  final var holderOnlyDead = false
   /// Where it subscribed, numbered in the list's `CallSiteTable`. Set under the owner's lock, then immutable.
   final var callSite: CallSiteTable.ID = 0
 
@@ -30,6 +32,21 @@ class Entry: SubscriptionTarget {
 
   @usableFromInline
   override init() {}
+
+  /// Whether a handler cancelled the entry during this round, on the delivering thread.
+  @inlinable @inline(__always)
+  final func isSkipped(_: borrowing DeliveryHolder) -> Bool { holderOnlySkipped }
+
+  /// Skips the entry for the rest of the round: it was cancelled by a handler on the delivering thread.
+  final func skipForRestOfRound(_: borrowing DeliveryHolder) { holderOnlySkipped = true }
+
+  /// Whether the round found the entry's responder deinitialised.
+  @inlinable @inline(__always)
+  final func isDead(_: borrowing DeliveryHolder) -> Bool { holderOnlyDead }
+
+  /// Notes that the round found the entry's responder deinitialised.
+  @inlinable @inline(__always)
+  final func markDead(_: borrowing DeliveryHolder) { holderOnlyDead = true }
 
   /// Refuses the events its lane still holds for it, and any later. Entries delivered immediately have no lane.
   func close() {}
@@ -81,8 +98,8 @@ final class SubscriptionHandle: SubscriptionTarget {
   }
 }
 
-// `slot` and `isRemoved` are guarded by the owner's lock; `isSkipped` and `isDead` are confined to the thread that
-// holds the delivery, handed from one delivering thread to the next through the latch.
+// `slot` and `isRemoved` are guarded by the owner's lock; the round's flags are confined to the thread that holds the
+// delivery (reached only with its `DeliveryHolder`), handed from one delivering thread to the next through the latch.
 extension Entry: @unchecked Sendable {}
 
 // The owner is a weak reference and the entry is `Sendable`; both are set once.

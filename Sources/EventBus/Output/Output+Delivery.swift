@@ -9,7 +9,10 @@ extension Output {
   /// - An entry delivered immediately is read here and its handler called from here, chosen by its `route`, rather
   ///   than through a virtual call into the entry. Queued entries, rare and costly anyway, still take that call.
   @inlinable @inline(__always)
-  static func deliver(_ event: Event, to entries: UnsafeBufferPointer<Entry?>, in round: RoundEntries) -> Bool {
+  static func deliver(
+    _ event: Event, to entries: UnsafeBufferPointer<Entry?>, in round: RoundEntries,
+    holder: borrowing DeliveryHolder
+  ) -> Bool {
     assert(MemoryLayout<Entry?>.stride == MemoryLayout<UnsafeRawPointer?>.stride)
     guard let base = UnsafeRawPointer(entries.baseAddress) else { return false }
     var deadFound = false
@@ -22,27 +25,27 @@ extension Output {
       else { continue }
       var isComplete = false
       Unmanaged<EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
-        guard !entry.isSkipped else { return }
+        guard !entry.isSkipped(holder) else { return }
         switch entry.route {
         case .responder:
           if !unsafeDowncast(entry, to: ResponderEntry.self).deliverNow(event) {
-            entry.isDead = true
+            entry.markDead(holder)
             deadFound = true
           }
         case .handler:
           unsafeDowncast(entry, to: HandlerEntry.self).handler(event)
         case .queued:
           if !isStamped {
-            round.stamp &+= 1
+            round.advanceStamp(holder)
             isStamped = true
-          } else if round.queuedStamp == round.stamp {
+          } else if round.isQueuedForEveryQueuedEntry(holder) {
             return  // one lane queued the event for every queued entry
           }
-          if !entry.receive(event, in: round) {
-            entry.isDead = true
+          if !entry.receive(event, in: round, holder: holder) {
+            entry.markDead(holder)
             deadFound = true
           }
-          isComplete = round.completeStamp == round.stamp  // one lane queued the event for every entry
+          isComplete = round.isQueuedForEveryEntry(holder)  // one lane queued the event for every entry
         }
       }
       if isComplete { break }
@@ -65,34 +68,47 @@ extension Output {
       case .idle:
         return
       case .deliver(let event, let entries):
-        let deadFound = entries.withUnsafeBufferPointer { Self.deliver(event, to: $0, in: round) }
-        step = finishRound(deadFound: deadFound, by: thread)
+        // The step made this thread the holder, under the lock.
+        let holder = heldDelivery(by: thread)
+        let deadFound = entries.withUnsafeBufferPointer { Self.deliver(event, to: $0, in: round, holder: holder) }
+        step = finishRound(deadFound: deadFound, holder: holder)
       case .replay(let events, let entry):
+        let holder = heldDelivery(by: thread)
         // Every entry of an output's list is one of its event entries.
-        let deadFound = Self.deliver(events, to: unsafeDowncast(entry, to: EventEntry.self))
+        let deadFound = Self.deliver(events, to: unsafeDowncast(entry, to: EventEntry.self), holder: holder)
         step = state.withLock {
           DeliverySteps.finishReplay(
-            to: entry, deadFound: deadFound, by: thread, machine: &$0.machine, subscribers: &$0.subscribers)
+            to: entry, deadFound: deadFound, holder: holder, machine: &$0.machine, subscribers: &$0.subscribers)
         }
       }
     }
   }
 
+  /// The holder of the delivery, `thread`, which a step of the machine made the holder under the lock. Debug builds
+  /// check it against the latch.
+  @inlinable @inline(__always)
+  func heldDelivery(by thread: ThreadIdentity) -> DeliveryHolder {
+    assert(latch.isHeld(by: thread), "EventBus: a step to carry out on a thread that does not hold the delivery")
+    return DeliveryHolder(thread: thread)
+  }
+
   /// Reports, as the holder of the delivery, `thread`, the end of a round over the round's entries, and returns the
   /// next step.
   @inlinable
-  func finishRound(deadFound: Bool, by thread: ThreadIdentity) -> Step {
+  func finishRound(deadFound: Bool, holder: borrowing DeliveryHolder) -> Step {
     state.withLock {
-      DeliverySteps.finishRound(deadFound: deadFound, by: thread, machine: &$0.machine, subscribers: &$0.subscribers)
+      DeliverySteps.finishRound(
+        deadFound: deadFound, holder: holder, machine: &$0.machine, subscribers: &$0.subscribers)
     }
   }
 
   /// Hands a replay window to one entry that just subscribed. Returns whether its responder was found deinitialised.
   @usableFromInline
-  static func deliver(_ events: ContiguousArray<Event>, to entry: EventEntry) -> Bool {
-    for event in events where !entry.isSkipped && !entry.isDead {
+  static func deliver(_ events: ContiguousArray<Event>, to entry: EventEntry, holder: borrowing DeliveryHolder) -> Bool
+  {
+    for event in events where !entry.isSkipped(holder) && !entry.isDead(holder) {
       if !entry.receive(event) {
-        entry.isDead = true
+        entry.markDead(holder)
         return true
       }
     }

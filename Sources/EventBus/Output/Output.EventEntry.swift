@@ -52,7 +52,7 @@ extension Output {
     /// lane queue it once for all of the lane's entries. Returns `false` when the target is gone for good. The
     /// delivery loop calls it for entries of route `.queued` only.
     @usableFromInline
-    func receive(_ event: Event, in round: RoundEntries) -> Bool { deliver(event) }
+    func receive(_ event: Event, in round: RoundEntries, holder: borrowing DeliveryHolder) -> Bool { deliver(event) }
 
     /// Whether the entry is delivered through `lane`.
     func isIn(_ lane: DeliveryLane<Event>) -> Bool { false }

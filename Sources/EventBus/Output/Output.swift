@@ -81,10 +81,10 @@ public final class Output<Event: Sendable>: Sendable {
     // The common case takes no lock: nobody delivers, and there is no replay window or trace to update. The sender
     // claims the delivery, delivers to the round's entries, which stay frozen while it holds the delivery, and lets
     // go, unless meanwhile a change was made or an event queued for it (`DeliveryLatch`).
-    if replayCount == 0, !latch.sendNeedsLock, latch.tryClaim(for: thread) {
-      let deadFound = Self.deliver(event, to: round.elements.pointee, in: round)
-      if !deadFound, latch.tryRelease(by: thread) { return }
-      deliverRounds(finishRound(deadFound: deadFound, by: thread), by: thread)
+    if replayCount == 0, !latch.sendNeedsLock, let holder = latch.tryClaim(for: thread) {
+      let deadFound = Self.deliver(event, to: round.elements.pointee, in: round, holder: holder)
+      if !deadFound, latch.tryRelease(holder) { return }
+      deliverRounds(finishRound(deadFound: deadFound, holder: holder), by: thread)
       return
     }
     let step = state.withLock {

@@ -13,17 +13,14 @@ final class RoundEntries {
   /// its buffer, and ``list`` keeps that buffer alive and unchanged until the next ``change(_:)``, which cannot run
   /// while a thread holds the delivery and reads this view.
   @usableFromInline let elements: UnsafeMutablePointer<UnsafeBufferPointer<Entry?>>
-  /// Numbers the rounds that reach a queued entry, so that a lane queues each round's event once
-  /// (``DeliveryLane``). Read and written only by the thread that holds the delivery.
-  @exclusivity(unchecked) @usableFromInline var stamp: UInt = 0
-  /// The ``stamp`` of the round whose event one lane, holding every queued entry of the list, has taken for all of
-  /// them: the delivery loop then skips the other queued entries of the round. Read and written only by the thread
-  /// that holds the delivery.
-  @exclusivity(unchecked) @usableFromInline var queuedStamp: UInt = 0
-  /// The ``stamp`` of the round whose event one lane, holding every entry of the list, has taken for all of them: the
-  /// delivery loop then stops, rather than pass over the rest of the list (a list of `.main` subscribers only). Read
-  /// and written only by the thread that holds the delivery.
-  @exclusivity(unchecked) @usableFromInline var completeStamp: UInt = 0
+  /// The round's stamps, holder-only: read and written through the methods below, which take the ``DeliveryHolder``.
+  ///
+  /// `stamp` numbers the rounds that reach a queued entry, so that a lane queues each round's event once
+  /// (``DeliveryLane``). `queued` is the stamp of the round whose event one lane, covering every queued entry of the
+  /// list, has taken for all of them: the delivery loop then skips the other queued entries of the round. `complete`
+  /// is the stamp of the round whose event one lane, covering every entry of the list, has taken for all of them: the
+  /// delivery loop then stops rather than pass over the rest (a list of `.main` subscribers only).
+  @exclusivity(unchecked) @usableFromInline var holderOnlyStamps = (stamp: UInt(0), queued: UInt(0), complete: UInt(0))
   /// Counts the changes of ``list``, so that a lane knows when to find its entries in it again. Written by
   /// ``change(_:)``; read by the thread that holds the delivery.
   private(set) var version: UInt = 0
@@ -36,6 +33,34 @@ final class RoundEntries {
   /// go of its copy, and the writer finds the buffer unique. That is no hand-off a tool such as ThreadSanitizer can
   /// see, and the language promises none.
   @exclusivity(unchecked) var isListShared = false
+
+  /// The current round's stamp.
+  @inlinable @inline(__always)
+  func stamp(_: borrowing DeliveryHolder) -> UInt { holderOnlyStamps.stamp }
+
+  /// Starts a new stamp, for a round that reaches a queued entry.
+  @inlinable @inline(__always)
+  func advanceStamp(_: borrowing DeliveryHolder) { holderOnlyStamps.stamp &+= 1 }
+
+  /// Whether one lane has taken the current round's event for every queued entry.
+  @inlinable @inline(__always)
+  func isQueuedForEveryQueuedEntry(_: borrowing DeliveryHolder) -> Bool {
+    holderOnlyStamps.queued == holderOnlyStamps.stamp
+  }
+
+  /// Whether one lane has taken the current round's event for every entry.
+  @inlinable @inline(__always)
+  func isQueuedForEveryEntry(_: borrowing DeliveryHolder) -> Bool {
+    holderOnlyStamps.complete == holderOnlyStamps.stamp
+  }
+
+  /// Notes that a lane took the current round's event for every queued entry, and, if `everyEntry`, every entry.
+  func noteQueued(forEveryEntry everyEntry: Bool, _: borrowing DeliveryHolder) {
+    holderOnlyStamps.queued = holderOnlyStamps.stamp
+    if everyEntry {
+      holderOnlyStamps.complete = holderOnlyStamps.stamp
+    }
+  }
 
   init() {
     list = .allocate(capacity: 1)

@@ -84,8 +84,8 @@ struct SubscriberList: Sendable {
   /// rest of the round (G4, G5).
   mutating func cancel(_ entry: Entry, from thread: ThreadIdentity) -> Change {
     let change = remove(entry)
-    if change.removed != nil, latch.isHeld(by: thread) {
-      entry.isSkipped = true
+    if change.removed != nil, let holder = latch.holder(ifHeldBy: thread) {
+      entry.skipForRestOfRound(holder)
     }
     return change
   }
@@ -130,7 +130,7 @@ struct SubscriberList: Sendable {
   /// entry is removed in place. That list is then the removed entries' last owner, and the caller drops it with no
   /// lock held; their handlers' captures may have a `deinit` that calls back into the output.
   @usableFromInline
-  mutating func finishRound(deadFound: Bool) -> Change {
+  mutating func finishRound(deadFound: Bool, holder: borrowing DeliveryHolder) -> Change {
     var change = Change()
     if let changedEntries {
       // Made under the lock from a copy, so no lane has taken its buffer.
@@ -142,7 +142,7 @@ struct SubscriberList: Sendable {
     // below write to a copy.
     let delivered = change.retired ?? roundEntries
     change.retired = delivered
-    for case let entry? in delivered where entry.isDead && !entry.isRemoved {
+    for case let entry? in delivered where entry.isDead(holder) && !entry.isRemoved {
       count -= 1
       // A list this replaces is the round's, which `delivered` keeps: dropping it here frees nothing.
       _ = round.change { [count] in Self.remove(entry, from: &$0, leaving: count) }

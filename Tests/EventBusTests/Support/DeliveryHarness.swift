@@ -38,11 +38,13 @@ struct DeliveryHarness {
   }
 
   mutating func finishRound(deadFound: Bool = false, by thread: ThreadIdentity) -> Step {
-    DeliverySteps.finishRound(deadFound: deadFound, by: thread, machine: &machine, subscribers: &list)
+    DeliverySteps.finishRound(
+      deadFound: deadFound, holder: DeliveryHolder(thread: thread), machine: &machine, subscribers: &list)
   }
 
   mutating func finishReplay(to entry: Entry, deadFound: Bool = false, by thread: ThreadIdentity) -> Step {
-    DeliverySteps.finishReplay(to: entry, deadFound: deadFound, by: thread, machine: &machine, subscribers: &list)
+    DeliverySteps.finishReplay(
+      to: entry, deadFound: deadFound, holder: DeliveryHolder(thread: thread), machine: &machine, subscribers: &list)
   }
 
   /// Subscribes as an output with a replay window does; one without calls the list alone (`list.add`).
@@ -84,4 +86,17 @@ extension DeliveryStateMachine.Step {
 extension SubscriberList.Change {
   /// Whether subscribers were added or removed (the observer is handed out only then).
   var isChanged: Bool { membershipObserver != nil }
+}
+
+extension DeliveryLatch {
+  /// `tryClaim(for:)`, for a test that plays the holder's part: whether the claim succeeded. The holder it made is
+  /// dropped; the test then acts as `thread`.
+  func claims(for thread: ThreadIdentity) -> Bool {
+    tryClaim(for: thread) != nil
+  }
+
+  /// `tryRelease(_:)` by the holder `thread`, for a test that plays the holder's part.
+  func releases(by thread: ThreadIdentity) -> Bool {
+    tryRelease(DeliveryHolder(thread: thread))
+  }
 }

@@ -86,17 +86,19 @@ final class DeliveryLane<Event: Sendable> {
   /// Hands `entry`, one of this lane's, the event of the current round over `round`'s list: the first entry of the
   /// lane in the round queues the event for them all, or, on the main queue with nothing waiting, each entry takes it
   /// at once. Returns `false` when the entry's target is gone for good. On the thread that holds the delivery.
-  func receive(_ event: Event, for entry: Output<Event>.EventEntry, in round: RoundEntries) -> Bool {
-    if self.round != round.stamp {
-      begin(round, with: event)
+  func receive(
+    _ event: Event, for entry: Output<Event>.EventEntry, in round: RoundEntries, holder: borrowing DeliveryHolder
+  ) -> Bool {
+    if self.round != round.stamp(holder) {
+      begin(round, with: event, holder: holder)
     }
     return deliversInline ? entry.deliver(event) : true
   }
 
   /// Queues the event of a round new to the lane for all of its entries, or decides to deliver it inline.
   @inline(never)
-  private func begin(_ round: RoundEntries, with event: Event) {
-    self.round = round.stamp
+  private func begin(_ round: RoundEntries, with event: Event, holder: borrowing DeliveryHolder) {
+    self.round = round.stamp(holder)
     if offsetsVersion != round.version {
       offsetsVersion = round.version
       (offsets, coversEveryQueuedEntry, coversEveryEntry) = Self.offsets(of: self, in: round.list.pointee)
@@ -107,10 +109,7 @@ final class DeliveryLane<Event: Sendable> {
       round.isListShared = true
     }
     if !deliversInline && coversEveryQueuedEntry {
-      round.queuedStamp = round.stamp
-      if coversEveryEntry {
-        round.completeStamp = round.stamp
-      }
+      round.noteQueued(forEveryEntry: coversEveryEntry, holder)
     }
   }
 

@@ -27,8 +27,8 @@ extension Output {
       lane.receive(event, alone: self)
     }
 
-    override func receive(_ event: Event, in round: RoundEntries) -> Bool {
-      lane.receive(event, for: self, in: round)
+    override func receive(_ event: Event, in round: RoundEntries, holder: borrowing DeliveryHolder) -> Bool {
+      lane.receive(event, for: self, in: round, holder: holder)
     }
 
     override func receiveQueued(_ event: UnsafeMutableRawPointer) {

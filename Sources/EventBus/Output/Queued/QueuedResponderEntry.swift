@@ -37,8 +37,8 @@ extension Output {
       lane.receive(event, alone: self)
     }
 
-    override func receive(_ event: Event, in round: RoundEntries) -> Bool {
-      lane.receive(event, for: self, in: round)
+    override func receive(_ event: Event, in round: RoundEntries, holder: borrowing DeliveryHolder) -> Bool {
+      lane.receive(event, for: self, in: round, holder: holder)
     }
 
     override func isIn(_ lane: DeliveryLane<Event>) -> Bool { lane === self.lane }
