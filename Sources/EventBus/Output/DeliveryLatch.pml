@@ -9,10 +9,10 @@
  *   spin -DSEEDED_BUG=1 -a DeliveryLatch.pml && ...   # a seeded bug: the safety run must report errors
  *
  * What the model's state stands for:
- *   word, PENDING, CHANGING   `DeliveryLatch`'s latch word and its flags `pending` and `changingEntries`
- *                             (DeliveryLatch.swift). A thread's bits are its number times 4 here, its `pthread_t`
+ *   word, WORK_QUEUED,        `DeliveryLatch`'s latch word and its flags `workQueued` and `changingEntries`
+ *   CHANGING                  (DeliveryLatch.swift). A thread's bits are its number times 4 here, its `pthread_t`
  *                             there; both leave the two flag bits free.
- *   lockOwner                 the output's lock, `LockedState.withLock` (LockedState.swift): a mutex that is not
+ *   lockOwner                 the output's lock, `LockedState.withLock` (Internal/LockedState.swift): a mutex that is not
  *                             reentrant, so a thread that takes it twice blocks for ever (an invalid end state here).
  *   roundList                 the round's list, `RoundEntries.list` and its view `elements` (SubscriberList.swift), written
  *                             only through `RoundEntries.change` (`writeRoundList` here). A list is a set of
@@ -28,11 +28,11 @@
  *                             `DeliveryLatch.tryRelease`; if that fails or the round found a dead responder,
  *                             `Output.finishRound(deadFound:by:)` and `Output.deliverRounds` (Output+Delivery.swift).
  *                             Locked, after a failed claim: `DeliveryStateMachine.send`, which calls
- *                             `DeliveryLatch.claimOrMarkPending` and returns `.deliver(event, subscribers.roundEntries)` or
- *                             appends the event to `pending`.
- *   takeIdleOrMarkPending     `DeliveryLatch.takeIdleOrMarkPending(settingTo:)`, the compare-and-swap loop behind
- *                             `claimOrMarkPending` and `beginChangingEntries`.
- *   deliverRound              the loop of `Output.deliver(_:to:)` (Output+Delivery.swift): a responder entry whose
+ *                             `SubscriberList.claimOrMarkWorkQueued` (-> `DeliveryLatch.claimOrMarkWorkQueued`) and
+ *                             returns `.deliver(event, subscribers.roundEntries)` or appends the event to `pending`.
+ *   takeIdleOrMarkWorkQueued     `DeliveryLatch.takeIdleOrMarkWorkQueued(settingTo:)`, the compare-and-swap loop behind
+ *                             `claimOrMarkWorkQueued` and `beginChangingEntries`.
+ *   deliverRound              the loop of `Output.deliver(_:to:in:)` (Output+Delivery.swift): a responder entry whose
  *                             responder is gone (`ResponderEntry.deliverNow` returns false) is marked `isDead`, and the
  *                             round returns `deadFound`.
  *   finishRound               `DeliveryStateMachine.finishRound(deadFound:by:subscribers:)` under the lock: first
@@ -43,7 +43,7 @@
  *                             `SubscriptionHandle.cancel` -> `Output.remove` -> `SubscriberList.cancel` ->
  *                             `remove`. Both change the list in `SubscriberList.changeEntries`: in place
  *                             between `DeliveryLatch.beginChangingEntries` and `endChangingEntries` when nobody holds
- *                             the delivery, else on a changed copy, the holder marked pending.
+ *                             the delivery, else on a changed copy, work marked queued for the holder.
  *   ResponderDeinit           the responder's `deinit` begins: its weak reference reads `nil` from then on.
  *
  * Steps. Every access to the word is a step of its own, as each `eventbus_atomic_*` call is one atomic operation, and
@@ -71,12 +71,12 @@
  *
  * Flags (spin runs the C preprocessor): SEEDED_BUG=1 makes the holder let go of the delivery before it installs the
  * changed list, so a lock-free send claims it and reads the list while it is replaced; SEEDED_BUG=2 makes
- * `tryRelease` let go even when work is pending, so a queued event is never delivered. USER_VISIBLE_ONLY drops the
+ * `tryRelease` let go even when work is queued, so a queued event is never delivered. USER_VISIBLE_ONLY drops the
  * assertions on the protocol's internals, keeping those on what subscribers receive and on the final state: the
  * seeded bugs must be found with it too. CYCLES sets how many entries the subscriber thread adds and cancels (2).
  */
 
-#define PENDING   1
+#define WORK_QUEUED   1
 #define CHANGING  2
 #define BITS(t)   ((t) * 4)
 #define HOLDER(w) ((w) / 4)
@@ -152,9 +152,9 @@ inline writeRoundList(me, list) {
   }
 }
 
-/* `DeliveryLatch.takeIdleOrMarkPending(settingTo:)`, under the lock, after `lockAndLoadWord`: a step per
+/* `DeliveryLatch.takeIdleOrMarkWorkQueued(settingTo:)`, under the lock, after `lockAndLoadWord`: a step per
    compare-and-swap and per load after a failed one. */
-inline takeIdleOrMarkPending(value, taken) {
+inline takeIdleOrMarkWorkQueued(value, taken) {
   do
   :: current == 0 ->
      atomic {
@@ -163,11 +163,11 @@ inline takeIdleOrMarkPending(value, taken) {
        :: else -> current = word   /* the holder let go, or another thread claimed, in between: look again */
        fi
      }
-  :: current != 0 && (current & PENDING) != 0 -> taken = false; current = 0; break
-  :: current != 0 && (current & PENDING) == 0 ->
+  :: current != 0 && (current & WORK_QUEUED) != 0 -> taken = false; current = 0; break
+  :: current != 0 && (current & WORK_QUEUED) == 0 ->
      atomic {
        if
-       :: word == current -> word = current | PENDING; taken = false; current = 0; break
+       :: word == current -> word = current | WORK_QUEUED; taken = false; current = 0; break
        :: else -> current = word
        fi
      }
@@ -175,7 +175,7 @@ inline takeIdleOrMarkPending(value, taken) {
 }
 
 /* A round: `event` to every entry of `list`, with no lock held, in two steps: it starts, then it runs the loop of
-   `Output.deliver(_:to:)` and ends. A responder entry whose responder is gone (`ResponderEntry.deliverNow` returns
+   `Output.deliver(_:to:in:)` and ends. A responder entry whose responder is gone (`ResponderEntry.deliverNow` returns
    false) is marked `isDead`, and the round reports `deadFound`. Other threads cannot see the loop's passes: each
    touches only its entry and runs a handler, and the round's list is frozen. */
 inline deliverRound(me, event, list) {
@@ -309,9 +309,9 @@ proctype Sender(byte me) {
        :: else
        fi
     :: else ->
-       /* `DeliveryStateMachine.send`, under the lock: claim, or mark the holder pending and queue the event */
+       /* `DeliveryStateMachine.send`, under the lock: claim, or mark work queued for the holder and queue the event */
        lockAndLoadWord(me);
-       takeIdleOrMarkPending(BITS(me), claimed);
+       takeIdleOrMarkWorkQueued(BITS(me), claimed);
        atomic {
          if
          :: claimed -> list = roundList; hasNext = true
@@ -327,11 +327,11 @@ proctype Sender(byte me) {
 }
 
 /* `SubscriberList.changeEntries`, under the lock, after `lockAndLoadWord`: add or remove `m`, in place while the
-   word is CHANGING (`beginChangingEntries` ... `endChangingEntries`), else on the changed list, the holder marked
-   pending. Then unlock, in the same step as the change: nobody can tell them apart. */
+   word is CHANGING (`beginChangingEntries` ... `endChangingEntries`), else on the changed list, work marked queued
+   for the holder. Then unlock, in the same step as the change: nobody can tell them apart. */
 inline changeEntriesAndUnlock(me, m, adding) {
   if
-  :: !hasChanged -> takeIdleOrMarkPending(CHANGING, inPlace)
+  :: !hasChanged -> takeIdleOrMarkWorkQueued(CHANGING, inPlace)
   :: else -> inPlace = false; current = 0
   fi;
   atomic {
