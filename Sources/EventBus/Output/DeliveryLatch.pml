@@ -81,50 +81,8 @@
 #define BITS(t)   ((t) * 4)
 #define HOLDER(w) ((w) / 4)
 
-#define SENDERS            2
-#define EVENTS_PER_SENDER  2
-#define EVENTS             (SENDERS * EVENTS_PER_SENDER)
-#define SENDER_OF(e)       ((e) / EVENTS_PER_SENDER)
-#define SEQUENCE_OF(e)     ((e) % EVENTS_PER_SENDER)
-
-/* Entries: a token-owned subscriber for the whole run, a responder that deinitialises, and the entries the
-   subscriber thread adds and cancels in turn. */
-#define PERMANENT  0
-#define RESPONDER  1
-#define FIRST      2
-#ifndef CYCLES
-#define CYCLES     2
-#endif
-#define ENTRIES    (FIRST + CYCLES)
-#define BIT(m)     (1 << (m))
-#define HAS(l, m)  (((l) >> (m)) & 1)
-#define CHANGED(l, m, adding)  ((adding) -> ((l) | BIT(m)) : ((l) & ~BIT(m)))
-
-/* Thread numbers; 0 means nobody. */
-#define SUBSCRIBER (SENDERS + 1)
-
 byte word = 0;
 byte lockOwner = 0;
-byte roundList = BIT(PERMANENT) | BIT(RESPONDER);
-byte changedList = 0;
-bool hasChanged = false;
-chan pendingEvents = [EVENTS] of { byte };
-bool responderAlive = true;
-bool isDead = false;                  /* the responder's entry; no other entry can be found dead */
-byte removed = 0;                     /* `isRemoved`, one bit an entry */
-
-/* Ghost state, for the properties only. */
-byte lockFreeReaders = 0;             /* threads that read the round list with no lock: from tryClaim to tryRelease */
-byte roundsRunning = 0;
-byte received[ENTRIES];               /* one bit an event */
-/* How far the subscriber thread is: for its i-th entry, 2i + 1 once the subscribe returned, 2i + 2 once the cancel
-   returned; `cancelling` from the cancel's taking the lock to its return. */
-byte phase = 0;
-bool cancelling = false;
-byte phaseWhenSent[EVENTS];           /* `phase` when the event's send began */
-#define SUBSCRIBE_RETURNED(m)  (2 * ((m) - FIRST) + 1)
-#define CANCEL_RETURNED(m)     (2 * ((m) - FIRST) + 2)
-#define CANCEL_BEGUN(m)        (phase > SUBSCRIBE_RETURNED(m) || (phase == SUBSCRIBE_RETURNED(m) && cancelling))
 byte threadsReturned = 0;
 bool finished = false;
 
@@ -137,18 +95,6 @@ inline lockAndLoadWord(me) {
 #ifndef USER_VISIBLE_ONLY
     assert((current & CHANGING) == 0)
 #endif
-  }
-}
-
-/* `RoundEntries.change`: under the lock, by the holder of the delivery or while the word is CHANGING. */
-inline writeRoundList(me, list) {
-  atomic {
-#ifndef USER_VISIBLE_ONLY
-    assert(lockOwner == me);
-    assert(HOLDER(word) == me || word == CHANGING);
-    assert(lockFreeReaders == 0);
-#endif
-    roundList = list
   }
 }
 
@@ -172,6 +118,63 @@ inline takeIdleOrMarkWorkQueued(value, taken) {
        fi
      }
   od
+}
+
+#ifndef LANE
+
+#define SENDERS            2
+#define EVENTS_PER_SENDER  2
+#define EVENTS             (SENDERS * EVENTS_PER_SENDER)
+#define SENDER_OF(e)       ((e) / EVENTS_PER_SENDER)
+#define SEQUENCE_OF(e)     ((e) % EVENTS_PER_SENDER)
+
+/* Entries: a token-owned subscriber for the whole run, a responder that deinitialises, and the entries the
+   subscriber thread adds and cancels in turn. */
+#define PERMANENT  0
+#define RESPONDER  1
+#define FIRST      2
+#ifndef CYCLES
+#define CYCLES     2
+#endif
+#define ENTRIES    (FIRST + CYCLES)
+#define BIT(m)     (1 << (m))
+#define HAS(l, m)  (((l) >> (m)) & 1)
+#define CHANGED(l, m, adding)  ((adding) -> ((l) | BIT(m)) : ((l) & ~BIT(m)))
+
+/* Thread numbers; 0 means nobody. */
+#define SUBSCRIBER (SENDERS + 1)
+
+byte roundList = BIT(PERMANENT) | BIT(RESPONDER);
+byte changedList = 0;
+bool hasChanged = false;
+chan pendingEvents = [EVENTS] of { byte };
+bool responderAlive = true;
+bool isDead = false;                  /* the responder's entry; no other entry can be found dead */
+byte removed = 0;                     /* `isRemoved`, one bit an entry */
+
+/* Ghost state, for the properties only. */
+byte lockFreeReaders = 0;             /* threads that read the round list with no lock: from tryClaim to tryRelease */
+byte roundsRunning = 0;
+byte received[ENTRIES];               /* one bit an event */
+/* How far the subscriber thread is: for its i-th entry, 2i + 1 once the subscribe returned, 2i + 2 once the cancel
+   returned; `cancelling` from the cancel's taking the lock to its return. */
+byte phase = 0;
+bool cancelling = false;
+byte phaseWhenSent[EVENTS];           /* `phase` when the event's send began */
+#define SUBSCRIBE_RETURNED(m)  (2 * ((m) - FIRST) + 1)
+#define CANCEL_RETURNED(m)     (2 * ((m) - FIRST) + 2)
+#define CANCEL_BEGUN(m)        (phase > SUBSCRIBE_RETURNED(m) || (phase == SUBSCRIBE_RETURNED(m) && cancelling))
+
+/* `RoundEntries.change`: under the lock, by the holder of the delivery or while the word is CHANGING. */
+inline writeRoundList(me, list) {
+  atomic {
+#ifndef USER_VISIBLE_ONLY
+    assert(lockOwner == me);
+    assert(HOLDER(word) == me || word == CHANGING);
+    assert(lockFreeReaders == 0);
+#endif
+    roundList = list
+  }
 }
 
 /* A round: `event` to every entry of `list`, with no lock held, in two steps: it starts, then it runs the loop of
@@ -401,5 +404,500 @@ init {
   assert(roundList == (BIT(PERMANENT) | (HAS(removed, RESPONDER) -> 0 : BIT(RESPONDER))));
   finished = true
 }
+
+#else
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * The LANE configuration: handlers that send and cancel, a lane's hand-off of the list, compaction.
+ * ------------------------------------------------------------------------------------------------------------- */
+
+/* Entries, in subscription order, all subscribed from the start: entry i is in slot i of the first list. */
+#define H        0   /* token-owned, immediate: its handler sends two events and cancels V, then cancels itself */
+#define V        1   /* token-owned, immediate: cancelled by H's handler, on the delivering thread */
+#define W        2   /* token-owned, immediate: cancelled from another thread */
+#define Q        3   /* token-owned, on a queue: delivered by the lane's block, cancelled from another thread */
+#define P        4   /* token-owned, immediate: never cancelled */
+#define ENTRIES  5
+#define NONE     255
+#define BIT(m)     (1 << (m))
+#define HAS(l, m)  (((l) >> (m)) & 1)
+
+/* Events: sender i's two are 2i and 2i + 1, H's handler's two the last two. */
+#ifndef SENDERS
+#define SENDERS            1
+#endif
+#define EVENTS_PER_SENDER  2
+#define FROM_HANDLER       (SENDERS * EVENTS_PER_SENDER)
+#define EVENTS             (FROM_HANDLER + 2)
+#define SEQUENCE_OF(e)     ((e) % EVENTS_PER_SENDER)
+
+/* Thread numbers; 0 means nobody. Senders are 0 .. SENDERS - 1 plus one. */
+#define CANCELLER  (SENDERS + 1)
+
+/* List buffers: `ContiguousArray<Entry?>` storage, one row of ENTRIES slots each, a slot the entry's number plus one
+   or 0 for `nil`; `count[b]` is the array's count, 0 for a buffer that nobody references (free, and cleared, so
+   that states that differ only in garbage merge). */
+#ifndef BUFFERS
+#define BUFFERS    6
+#endif
+#define SLOT(b, s) slots[(b) * ENTRIES + (s)]
+byte slots[BUFFERS * ENTRIES];
+byte count[BUFFERS];
+byte refs[BUFFERS];                   /* the lane's waiting items and its block that reference the buffer */
+
+byte list = 0;                        /* `RoundEntries.list`: the buffer rounds deliver to */
+bool isListShared = false;            /* `RoundEntries.isListShared` */
+byte changed = NONE;                  /* `SubscriberList.changedEntries` */
+byte slotOf[ENTRIES];                 /* `Entry.slot` */
+byte removed = 0;                     /* `Entry.isRemoved`, one bit an entry */
+byte live = ENTRIES;                  /* `SubscriberList.count` */
+byte skipped = 0;                     /* `Entry.isSkipped` */
+chan pendingEvents = [EVENTS] of { byte };
+
+/* The lane (DeliveryLane.swift): its offsets, valid while `offsetsFresh` (`offsetsVersion == round.version`: every
+   `RoundEntries.change` and `install` changes the version), and its waiting items (`LaneItems`: the event, the
+   round's buffer, the offset of Q in it). */
+byte laneOffset = NONE;
+bool offsetsFresh = false;
+chan laneItems = [EVENTS] of { byte, byte, byte };
+bool qClosed = false;                 /* `QueuedHandlerEntry.cancelled` */
+
+/* Ghost state, for the properties only. */
+byte sharedOnce[BUFFERS];             /* a lane took the buffer since it was made (bool) */
+byte racy[BUFFERS];                   /* slots written in place while a lane's item referenced the buffer */
+byte roundBuffer = NONE;              /* the buffer the running round reads */
+byte roundEvent = NONE;               /* the event of the running round */
+byte roundsRunning = 0;
+byte roundsEnded = 0;                 /* one bit an event */
+byte sentInRound[EVENTS];             /* for an event sent from a handler, the event of the round it was sent in */
+byte returnedWhenSent[EVENTS];        /* `cancelReturned` when the event's send began */
+byte received[ENTRIES];               /* one bit an event; for Q, what its block delivered */
+byte queued = 0;                      /* the events a lane queued for Q */
+byte cancelBegun = 0;                 /* from the cancel's taking the lock */
+byte cancelReturned = 0;
+byte handlerCalls = 0;                /* H's handler */
+byte handlerSent = 0;
+
+/* A buffer nobody references any more is freed: cleared. */
+inline freeIfUnused(b) {
+  if
+  :: b != NONE && b != list && b != changed && b != roundBuffer && refs[b] == 0 ->
+     for (s : 0 .. ENTRIES - 1) { SLOT(b, s) = 0 }
+     count[b] = 0; sharedOnce[b] = 0; racy[b] = 0; s = 0
+  :: else
+  fi
+}
+
+/* A new buffer, copied from `from`: `RoundEntries.freshCopy(of:)`. */
+inline freshCopy(from, into) {
+  into = 0;
+  do
+  :: into < BUFFERS && count[into] != 0 -> into++
+  :: into < BUFFERS && count[into] == 0 -> break
+  :: into == BUFFERS -> assert(false)   /* raise BUFFERS */
+  od;
+  for (s : 0 .. ENTRIES - 1) { SLOT(into, s) = SLOT(from, s) }
+  count[into] = count[from]; s = 0
+}
+
+/* A write of slot `s` of buffer `b`, to `nil`. Swift traps on an index out of range. A write to a buffer a lane took
+   follows the block's reads of it only through the buffer's reference count, which no tool sees as a hand-off. */
+inline writeSlot(b, slot) {
+  assert(slot < count[b]);
+#ifndef USER_VISIBLE_ONLY
+  assert(!sharedOnce[b]);
+#endif
+  if
+  :: refs[b] > 0 -> racy[b] = racy[b] | BIT(slot)
+  :: else
+  fi;
+  SLOT(b, slot) = 0
+}
+
+/* `SubscriberList.remove(_:from:leaving:)`: `nil` into the entry's slot of buffer `b`, then, when removed slots
+   outnumber live ones, `compact`: a new list of the live entries, renumbered. (Swift compacts only lists of 32 slots
+   or more; here any list.) */
+inline removeFrom(b, m) {
+  buf = b;
+#ifndef USER_VISIBLE_ONLY
+  assert(SLOT(buf, slotOf[m]) == m + 1);
+#endif
+  writeSlot(buf, slotOf[m]);
+  if
+  :: live * 2 < count[buf] ->
+     freshCopy(buf, fresh);            /* a buffer of its own, filled below */
+     k = 0;
+     for (s : 0 .. ENTRIES - 1) {
+       if
+       :: s < count[buf] && SLOT(buf, s) != 0 ->
+          SLOT(fresh, k) = SLOT(buf, s);
+#if SEEDED_BUG != 6
+          slotOf[SLOT(buf, s) - 1] = k;
+#endif
+          k++
+       :: else
+       fi
+     }
+     for (s : 0 .. ENTRIES - 1) {
+       if
+       :: s >= k -> SLOT(fresh, s) = 0
+       :: else
+       fi
+     }
+     count[fresh] = k; k = 0; s = 0;
+     if
+     :: buf == list -> list = fresh
+     :: else -> changed = fresh
+     fi;
+     freeIfUnused(buf);
+     fresh = 0
+  :: else
+  fi;
+  buf = 0
+}
+
+/* `SubscriberList.cancel(_:from:)` of entry `m` from thread `me`, after `lockAndLoadWord`: `remove` ->
+   `changeEntries`, in place while the word is CHANGING (`RoundEntries.change`: first a fresh copy if a lane took the
+   list's buffer), else on `changedEntries`, a fresh copy made under the lock, work marked queued for the holder;
+   then `isSkipped` when the calling thread holds the delivery; then unlock, in the same step. */
+inline cancelAndUnlock(me, m) {
+  if
+  :: changed == NONE -> takeIdleOrMarkWorkQueued(CHANGING, inPlace)
+  :: else -> inPlace = false; current = 0
+  fi;
+  atomic {
+    assert(!HAS(removed, m));
+    removed = removed | BIT(m);
+    live--;
+    if
+    :: inPlace ->
+       offsetsFresh = false;
+#if SEEDED_BUG != 3
+       if
+       :: isListShared ->
+          retired = list;
+          freshCopy(retired, list);
+          isListShared = false;
+          freeIfUnused(retired);
+          retired = 0
+       :: else
+       fi;
+#endif
+       removeFrom(list, m);
+       assert(word == CHANGING);
+       word = 0
+    :: else ->
+       if
+       :: changed == NONE -> freshCopy(list, changed)
+       :: else
+       fi;
+       removeFrom(changed, m)
+    fi;
+#if SEEDED_BUG != 4
+    if
+    :: HOLDER(word) == me -> skipped = skipped | BIT(m)
+    :: else
+    fi;
+#endif
+    inPlace = false;
+    lockOwner = 0;
+    if
+    :: m != Q -> cancelReturned = cancelReturned | BIT(m)   /* an immediate entry's `close()` does nothing */
+    :: else
+    fi
+  }
+}
+
+inline cancelEntry(me, m) {
+  atomic {
+    lockAndLoadWord(me);
+    cancelBegun = cancelBegun | BIT(m)
+  }
+  cancelAndUnlock(me, m)
+}
+
+/* `QueuedHandlerEntry.cancel`: `Output.remove`, then `close()`, which the lane's block reads before it calls the
+   handler. */
+inline cancelQueued(me) {
+  cancelEntry(me, Q);
+  atomic { qClosed = true; cancelReturned = cancelReturned | BIT(Q) }
+}
+
+/* What every round checks as it starts: one round at a time, never nested, never under the lock, and an event sent
+   from a handler only after the round it was sent in. */
+inline roundStarts(me, event) {
+  assert(sentInRound[event] == NONE || HAS(roundsEnded, sentInRound[event]));
+  assert(roundsRunning == 0);
+  assert(lockOwner != me)
+}
+
+/* A send from H's handler, on the thread that holds the delivery: `tryClaim` fails, and `DeliveryStateMachine.send`
+   queues the event under the lock (`claimOrMarkWorkQueued` marks work queued for the holder, this thread). */
+inline sendFromHandler(me) {
+  atomic {
+    e = FROM_HANDLER + handlerSent;
+    handlerSent++;
+    sentInRound[e] = roundEvent;
+    returnedWhenSent[e] = cancelReturned;
+    lockAndLoadWord(me)
+  }
+#if SEEDED_BUG == 5
+  /* The claim takes a delivery its own thread holds: the handler's event is delivered at once, in a nested round. */
+  if
+  :: HOLDER(current) == me -> nested = true; current = 0
+  :: else -> takeIdleOrMarkWorkQueued(BITS(me), nested)
+  fi;
+#else
+  takeIdleOrMarkWorkQueued(BITS(me), nested);
+#endif
+  atomic {
+    if
+    :: nested -> lockOwner = 0; roundStarts(me, e)
+    :: else -> pendingEvents!e; lockOwner = 0
+    fi;
+    e = 0
+  }
+}
+
+/* `DeliveryLane.receive(_:for:in:)` -> `begin(_:with:)`, on the thread that holds the delivery, when the round reaches
+   Q: find Q's offset again if the list changed, take the round's buffer into a waiting item (`enqueue`, under the
+   lane's lock, where the block takes it), and set `isListShared`. */
+inline laneBegin(event) {
+  if
+  :: !offsetsFresh ->
+     laneOffset = NONE;
+     for (s : 0 .. ENTRIES - 1) {
+       if
+       :: s < count[list] && SLOT(list, s) == Q + 1 -> laneOffset = s
+       :: else
+       fi
+     }
+     s = 0;
+     offsetsFresh = true
+  :: else
+  fi;
+  laneItems!event, list, laneOffset;
+  refs[list]++;
+  sharedOnce[list] = 1;
+  isListShared = true;
+  queued = queued | BIT(event)
+}
+
+/* A round: `event` to every entry of the round's list not skipped (`Output.deliver(_:to:in:)`), a step per slot, and
+   H's handler's sends and cancels steps of their own. An immediate entry takes the event at once; Q's pass hands it
+   to the lane. */
+inline deliverRound(me, event) {
+  atomic {
+    roundStarts(me, event);
+    roundsRunning++;
+    roundEvent = event;
+    roundBuffer = list;
+    at = 0
+  }
+  do
+  :: at < count[roundBuffer] ->
+     atomic {
+#ifndef USER_VISIBLE_ONLY
+       assert(roundBuffer == list);    /* frozen while the round reads it */
+#endif
+       m = SLOT(roundBuffer, at);
+       at++;
+       if
+       :: m == 0 -> m = NONE
+       :: m != 0 && HAS(skipped, m - 1) -> m = NONE
+       :: m == Q + 1 && !HAS(skipped, Q) -> m = NONE; laneBegin(event)
+       :: else ->
+          m--;
+          assert(!HAS(received[m], event));
+          received[m] = received[m] | BIT(event);
+          /* nothing after its cancel returned: on this thread, or before the event was sent */
+          assert(!HAS(cancelReturned, m) || m == W);
+          assert(!HAS(returnedWhenSent[event], m));
+          /* first in, first out per sender */
+          assert(((received[m] >> (event + 1)) & (BIT(EVENTS_PER_SENDER - 1 - SEQUENCE_OF(event)) - 1)) == 0);
+          if
+          :: m == H -> handlerCalls++
+          :: else -> m = NONE
+          fi
+       fi
+     }
+     if
+     :: m == H && handlerCalls == 1 -> sendFromHandler(me); sendFromHandler(me); cancelEntry(me, V)
+     :: m == H && handlerCalls == 2 -> cancelEntry(me, H)
+     :: else
+     fi;
+     m = 0
+  :: else -> break
+  od;
+  atomic {
+    /* nobody else skipped: every entry whose cancel has not begun received the event (Q: its lane queued it) */
+    for (m : 0 .. ENTRIES - 1) {
+      assert(HAS(cancelBegun, m) || (m == Q -> HAS(queued, event) : HAS(received[m], event)))
+    }
+    m = 0; at = 0;
+    roundsEnded = roundsEnded | BIT(event);
+    roundsRunning--;
+    roundEvent = NONE;
+    roundBuffer = NONE
+  }
+}
+
+/* `Output.finishRound(deadFound:by:)` under the lock, one step: `SubscriberList.finishRound` installs the changed list
+   (`RoundEntries.install`, which clears `isListShared`), then `DeliveryStateMachine.next` pops a queued event and
+   keeps the delivery, or lets it go (`DeliveryLatch.settle`). No entry here can be found dead. */
+inline finishRound(me) {
+  atomic {
+    lockOwner == 0 -> lockOwner = me;
+    assert(HOLDER(word) == me);
+    if
+    :: changed != NONE ->
+       retired = list;
+       list = changed;
+       changed = NONE;
+       isListShared = false;
+       offsetsFresh = false;
+       freeIfUnused(retired);
+       retired = 0
+    :: else
+    fi;
+    if
+    :: nempty(pendingEvents) -> pendingEvents?event; word = BITS(me); hasNext = true
+    :: empty(pendingEvents) -> word = 0; hasNext = false
+    fi;
+    lockOwner = 0
+  }
+}
+
+inline deliverRounds(me) {
+  do
+  :: hasNext -> deliverRound(me, event); finishRound(me)
+  :: else -> break
+  od
+}
+
+proctype Sender(byte me) {
+  byte event, e, k, m, at, s, current, retired, fresh, buf;
+  bool claimed, nested, hasNext, inPlace;
+  for (k : 0 .. EVENTS_PER_SENDER - 1) {
+    /* `Output.send`: `DeliveryLatch.tryClaim`, with no lock */
+    atomic {
+      event = (me - 1) * EVENTS_PER_SENDER + k;
+      sentInRound[event] = NONE;
+      returnedWhenSent[event] = cancelReturned;
+      if
+      :: word == 0 -> word = BITS(me); claimed = true
+      :: else -> claimed = false
+      fi
+    }
+    if
+    :: claimed ->
+       deliverRound(me, event);
+       /* `DeliveryLatch.tryRelease` */
+       atomic {
+         if
+         :: word == BITS(me) -> word = 0; claimed = false
+         :: else
+         fi
+       }
+       if
+       :: claimed -> finishRound(me); deliverRounds(me)
+       :: else
+       fi
+    :: else ->
+       lockAndLoadWord(me);
+       takeIdleOrMarkWorkQueued(BITS(me), claimed);
+       atomic {
+         if
+         :: claimed -> hasNext = true
+         :: else -> pendingEvents!event; hasNext = false
+         fi;
+         lockOwner = 0
+       }
+       deliverRounds(me)
+    fi;
+    claimed = false
+  }
+  atomic { k = 0; event = 0; threadsReturned++ }
+}
+
+/* Another thread cancels W, then Q (`QueuedHandlerEntry.cancel`: `Output.remove`, then `close()`, which the block
+   reads before it calls the handler). */
+proctype Canceller(byte me) {
+  byte k, s, current, retired, fresh, buf;
+  bool inPlace;
+  if
+  :: cancelEntry(me, W); cancelQueued(me)
+  :: cancelQueued(me); cancelEntry(me, W)
+  fi;
+  atomic { threadsReturned++ }
+}
+
+/* The lane's block, on the lane's queue (`DeliveryLane.drain`): takes a waiting item under the lane's lock, then reads
+   the item's buffer at Q's offset (`HeldResponders.hold` and `deliver`, or `DeliveryLane.deliver`, read the same
+   slots) and hands Q the event unless Q is closed; then lets go of the item. One block for the whole run: that the
+   lane schedules one block at a time is not modelled. */
+proctype Block() {
+  byte e, b, o, m, s;
+  do
+  :: laneItems?e, b, o ->
+     atomic {
+       /* a slot written in place while the lane's item referenced the buffer: the block's read races that write */
+       assert(!HAS(racy[b], o));
+       m = SLOT(b, o);
+       if
+       :: m == Q + 1 && !qClosed ->
+          assert(!HAS(cancelReturned, Q));
+          assert(!HAS(received[Q], e));
+          received[Q] = received[Q] | BIT(e);
+          assert(((received[Q] >> (e + 1)) & (BIT(EVENTS_PER_SENDER - 1 - SEQUENCE_OF(e)) - 1)) == 0)
+       :: else
+       fi;
+       refs[b]--;
+       freeIfUnused(b);
+       e = 0; b = 0; o = 0; m = 0
+     }
+  :: atomic { threadsReturned == SENDERS + 1 && empty(laneItems) -> break }
+  od;
+  threadsReturned++
+}
+
+init {
+  byte m, b;
+  atomic {
+    for (m : 0 .. ENTRIES - 1) {
+      SLOT(0, m) = m + 1;
+      slotOf[m] = m
+    }
+    count[0] = ENTRIES;
+    m = 0;
+    for (m : 1 .. SENDERS) {
+      run Sender(m)
+    }
+    run Canceller(CANCELLER);
+    run Block()
+  }
+  threadsReturned == SENDERS + 2;
+  /* Every thread has returned. */
+  for (m : 0 .. EVENTS - 1) {
+    assert(HAS(received[P], m))
+  }
+  assert(word == 0);
+  assert(lockOwner == 0);
+  assert(changed == NONE);
+  assert(empty(pendingEvents) && empty(laneItems));
+  assert(removed == (BIT(H) | BIT(V) | BIT(W) | BIT(Q)));
+  /* the round's list holds exactly the entries not removed */
+  for (m : 0 .. ENTRIES - 1) {
+    assert(HAS(removed, m) || SLOT(list, slotOf[m]) == m + 1);
+    assert(m >= count[list] || SLOT(list, m) == 0 || !HAS(removed, SLOT(list, m) - 1))
+  }
+  /* every other buffer freed */
+  for (b : 0 .. BUFFERS - 1) {
+    assert(refs[b] == 0 && (b == list || count[b] == 0))
+  }
+  finished = true
+}
+
+#endif
 
 ltl terminates { <> finished }
