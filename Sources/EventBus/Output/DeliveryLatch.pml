@@ -569,29 +569,39 @@ inline cancelAndUnlock(me, m) {
     assert(!HAS(removed, m));
     removed = removed | BIT(m);
     live--;
+    /* the buffer to copy first, if any: in place, the list's if a lane took it; else the list, for the first change
+       during the round */
     if
-    :: inPlace ->
-       offsetsFresh = false;
-#if SEEDED_BUG != 3
-       if
-       :: isListShared ->
-          retired = list;
-          freshCopy(retired, list);
-          isListShared = false;
-          freeIfUnused(retired);
-          retired = 0
-       :: else
-       fi;
+#if SEEDED_BUG == 3
+    :: inPlace -> retired = NONE
+#else
+    :: inPlace && isListShared -> retired = list
+    :: inPlace && !isListShared -> retired = NONE
 #endif
-       removeFrom(list, m);
-       assert(word == CHANGING);
-       word = 0
-    :: else ->
+    :: !inPlace && changed == NONE -> retired = list
+    :: !inPlace && changed != NONE -> retired = NONE
+    fi;
+    if
+    :: retired != NONE ->
+       freshCopy(retired, fresh);
        if
-       :: changed == NONE -> freshCopy(list, changed)
-       :: else
+       :: inPlace -> list = fresh; isListShared = false
+       :: else -> changed = fresh
        fi;
-       removeFrom(changed, m)
+       freeIfUnused(retired);
+       fresh = 0
+    :: else
+    fi;
+    retired = 0;
+    if
+    :: inPlace -> offsetsFresh = false; target = list
+    :: else -> target = changed
+    fi;
+    removeFrom(target, m);
+    target = 0;
+    if
+    :: inPlace -> assert(word == CHANGING); word = 0
+    :: else
     fi;
 #if SEEDED_BUG != 4
     if
@@ -608,19 +618,18 @@ inline cancelAndUnlock(me, m) {
   }
 }
 
+/* `HandlerEntry.cancel`: `Output.remove`, then `close()`, which for Q (`QueuedHandlerEntry`) sets the flag the lane's
+   block reads before it calls the handler. */
 inline cancelEntry(me, m) {
   atomic {
     lockAndLoadWord(me);
     cancelBegun = cancelBegun | BIT(m)
   }
-  cancelAndUnlock(me, m)
-}
-
-/* `QueuedHandlerEntry.cancel`: `Output.remove`, then `close()`, which the lane's block reads before it calls the
-   handler. */
-inline cancelQueued(me) {
-  cancelEntry(me, Q);
-  atomic { qClosed = true; cancelReturned = cancelReturned | BIT(Q) }
+  cancelAndUnlock(me, m);
+  if
+  :: m == Q -> atomic { qClosed = true; cancelReturned = cancelReturned | BIT(Q) }
+  :: else
+  fi
 }
 
 /* What every round checks as it starts: one round at a time, never nested, never under the lock, and an event sent
@@ -722,8 +731,17 @@ inline deliverRound(me, event) {
        fi
      }
      if
-     :: m == H && handlerCalls == 1 -> sendFromHandler(me); sendFromHandler(me); cancelEntry(me, V)
-     :: m == H && handlerCalls == 2 -> cancelEntry(me, H)
+     :: m == H ->
+        /* H's handler: on its first event, two sends and a cancel of V; on its second, a cancel of itself */
+        do
+        :: handlerCalls == 1 && handlerSent < 2 -> sendFromHandler(me)
+        :: else -> break
+        od;
+        if
+        :: handlerCalls == 1 -> m = V
+        :: else -> m = H
+        fi;
+        cancelEntry(me, m)
      :: else
      fi;
      m = 0
@@ -768,16 +786,10 @@ inline finishRound(me) {
   }
 }
 
-inline deliverRounds(me) {
-  do
-  :: hasNext -> deliverRound(me, event); finishRound(me)
-  :: else -> break
-  od
-}
 
 proctype Sender(byte me) {
-  byte event, e, k, m, at, s, current, retired, fresh, buf;
-  bool claimed, nested, hasNext, inPlace;
+  byte event, e, k, m, at, s, current, retired, fresh, target, buf;
+  bool claimed, nested, hasNext, lockFree, inPlace;
   for (k : 0 .. EVENTS_PER_SENDER - 1) {
     /* `Output.send`: `DeliveryLatch.tryClaim`, with no lock */
     atomic {
@@ -785,25 +797,14 @@ proctype Sender(byte me) {
       sentInRound[event] = NONE;
       returnedWhenSent[event] = cancelReturned;
       if
-      :: word == 0 -> word = BITS(me); claimed = true
-      :: else -> claimed = false
+      :: word == 0 -> word = BITS(me); lockFree = true; hasNext = true
+      :: else -> lockFree = false
       fi
     }
     if
-    :: claimed ->
-       deliverRound(me, event);
-       /* `DeliveryLatch.tryRelease` */
-       atomic {
-         if
-         :: word == BITS(me) -> word = 0; claimed = false
-         :: else
-         fi
-       }
-       if
-       :: claimed -> finishRound(me); deliverRounds(me)
-       :: else
-       fi
+    :: lockFree
     :: else ->
+       /* `DeliveryStateMachine.send`, under the lock: claim, or mark work queued for the holder and queue the event */
        lockAndLoadWord(me);
        takeIdleOrMarkWorkQueued(BITS(me), claimed);
        atomic {
@@ -811,11 +812,31 @@ proctype Sender(byte me) {
          :: claimed -> hasNext = true
          :: else -> pendingEvents!event; hasNext = false
          fi;
+         claimed = false;
          lockOwner = 0
        }
-       deliverRounds(me)
     fi;
-    claimed = false
+    /* `Output.deliverRounds`, after the lock-free round's `DeliveryLatch.tryRelease` failed */
+    do
+    :: hasNext ->
+       deliverRound(me, event);
+       if
+       :: lockFree ->
+          atomic {
+            if
+            :: word == BITS(me) -> word = 0; hasNext = false
+            :: else
+            fi;
+            lockFree = false
+          }
+       :: else
+       fi;
+       if
+       :: hasNext -> finishRound(me)
+       :: else
+       fi
+    :: else -> break
+    od
   }
   atomic { k = 0; event = 0; threadsReturned++ }
 }
@@ -823,13 +844,23 @@ proctype Sender(byte me) {
 /* Another thread cancels W, then Q (`QueuedHandlerEntry.cancel`: `Output.remove`, then `close()`, which the block
    reads before it calls the handler). */
 proctype Canceller(byte me) {
-  byte k, s, current, retired, fresh, buf;
+  byte k, s, current, retired, fresh, target, buf, first, m;
   bool inPlace;
   if
-  :: cancelEntry(me, W); cancelQueued(me)
-  :: cancelQueued(me); cancelEntry(me, W)
+  :: first = W
+  :: first = Q
   fi;
-  atomic { threadsReturned++ }
+  m = first;
+  do
+  :: m != NONE ->
+     cancelEntry(me, m);
+     if
+     :: m == first -> m = (first == W -> Q : W)
+     :: else -> m = NONE
+     fi
+  :: else -> break
+  od;
+  atomic { first = 0; m = 0; threadsReturned++ }
 }
 
 /* The lane's block, on the lane's queue (`DeliveryLane.drain`): takes a waiting item under the lane's lock, then reads
