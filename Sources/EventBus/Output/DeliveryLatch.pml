@@ -1,26 +1,50 @@
 /*
- * The delivery latch of `Output` as a Promela model, checked exhaustively by spin: every interleaving of two senders
- * (two events each), one thread that subscribes and cancels two entries in turn, and the deinit of a responder whose
- * entry is subscribed from the start, beside a token-owned entry subscribed throughout. `Scripts/check-latch-model.sh`
- * runs every check below; by hand, in a scratch directory:
+ * The delivery protocol of `Output` as a Promela model, checked exhaustively by spin, in two configurations that share
+ * the latch and the lock (the whole would be too large to search): `Scripts/check-latch-model.sh` runs every check
+ * below. By hand, in a scratch directory:
  *
  *   spin -a DeliveryLatch.pml && gcc -O2 -DSAFETY -DNOCLAIM -o pan pan.c && ./pan -m100000   # safety
  *   spin -a DeliveryLatch.pml && gcc -O2 -o pan pan.c && ./pan -a -m100000 -N terminates    # every run ends
- *   spin -DSEEDED_BUG=1 -a DeliveryLatch.pml && ...   # a seeded bug: the safety run must report errors
+ *   spin -DLANE -a DeliveryLatch.pml && ...            # the same checks of the LANE configuration
+ *   spin -DSEEDED_BUG=1 -a DeliveryLatch.pml && ...    # a seeded bug: the safety run must report errors
  *
- * What the model's state stands for:
+ * The default configuration: every interleaving of two senders (two events each), one thread that subscribes and
+ * cancels two entries in turn, and the deinit of a responder whose entry is subscribed from the start, beside a
+ * token-owned entry subscribed throughout; every entry is delivered immediately.
+ *
+ * The LANE configuration (-DLANE): every interleaving of one sender (two events), another thread that cancels two
+ * entries (either one first), and a queue's lane whose block delivers on its own thread, over five token-owned
+ * entries subscribed from the start, in this order: H, whose handler, on its first event, sends two events and cancels
+ * V, and on its second cancels itself; V; W, cancelled from the other thread; Q, delivered on a queue through the lane,
+ * cancelled from the other thread; P, never cancelled. A list there is a buffer of slots (`ContiguousArray<Entry?>`
+ * storage), so a change writes a slot of one buffer, compaction makes a new one, and the lane's block reads the slot
+ * its item names in the buffer the item keeps. SENDERS=2 adds a second sender (about 10 million states and 2 GB, not
+ * run by the script).
+ *
+ * What the model's state stands for, in both:
  *   word, WORK_QUEUED,        `DeliveryLatch`'s latch word and its flags `workQueued` and `changingEntries`
  *   CHANGING                  (DeliveryLatch.swift). A thread's bits are its number times 4 here, its `pthread_t`
  *                             there; both leave the two flag bits free.
- *   lockOwner                 the output's lock, `LockedState.withLock` (Internal/LockedState.swift): a mutex that is not
- *                             reentrant, so a thread that takes it twice blocks for ever (an invalid end state here).
- *   roundList                 the round's list, `RoundEntries.list` and its view `elements` (SubscriberList.swift), written
- *                             only through `RoundEntries.change` (`writeRoundList` here). A list is a set of
- *                             entries: slots keep subscription order, which no property below depends on.
- *   changedList, hasChanged     `SubscriberList.changedEntries` (SubscriberList.swift).
+ *   lockOwner                 the output's lock, `LockedState.withLock` (Internal/LockedState.swift): a mutex that is
+ *                             not reentrant, so a thread that takes it twice blocks for ever (an invalid end state here).
  *   pendingEvents             `DeliveryStateMachine.pending` (DeliveryStateMachine.swift).
+ *   removed                   `Entry.isRemoved` (Entry.swift).
+ * In the default configuration:
+ *   roundList                 the round's list, `RoundEntries.list` and its view `elements` (RoundEntries.swift),
+ *                             written only through `RoundEntries.change` (`writeRoundList` here). A list is a set of
+ *                             entries: slots keep subscription order, which no property there depends on.
+ *   changedList, hasChanged   `SubscriberList.changedEntries` (SubscriberList.swift).
  *   responderAlive, isDead    the responder entry's weak reference, and `Entry.isDead`.
- *   removed                   `Entry.isRemoved`.
+ * In the LANE configuration:
+ *   slots, count, refs        list buffers: each slot an entry or `nil`, the array's count, and how many of the lane's
+ *                             items and its block reference the buffer. A buffer nobody references is cleared (freed).
+ *   list, isListShared        `RoundEntries.list` and `RoundEntries.isListShared` (RoundEntries.swift).
+ *   changed                   `SubscriberList.changedEntries`.
+ *   slotOf, live, skipped     `Entry.slot`, `SubscriberList.count`, `Entry.isSkipped`.
+ *   laneOffset, offsetsFresh  `DeliveryLane.offsets` (Queued/DeliveryLane.swift), and whether `offsetsVersion` is the
+ *                             list's `RoundEntries.version`, which every `change` and `install` moves.
+ *   laneItems                 `LaneItems` (Queued/LaneItems.swift): an event, the round's buffer and Q's offset in it.
+ *   qClosed                   `QueuedHandlerEntry.cancelled` (Queued/Output.QueuedEntry.swift).
  *
  * What each step stands for (type, function, file):
  *   Sender                    `Output.send` (Output.swift). Lock-free: `DeliveryLatch.tryClaim` and the read of the
@@ -30,50 +54,83 @@
  *                             Locked, after a failed claim: `DeliveryStateMachine.send`, which calls
  *                             `SubscriberList.claimOrMarkWorkQueued` (-> `DeliveryLatch.claimOrMarkWorkQueued`) and
  *                             returns `.deliver(event, subscribers.roundEntries)` or appends the event to `pending`.
- *   takeIdleOrMarkWorkQueued     `DeliveryLatch.takeIdleOrMarkWorkQueued(settingTo:)`, the compare-and-swap loop behind
+ *   takeIdleOrMarkWorkQueued  `DeliveryLatch.takeIdleOrMarkWorkQueued(settingTo:)`, the compare-and-swap loop behind
  *                             `claimOrMarkWorkQueued` and `beginChangingEntries`.
- *   deliverRound              the loop of `Output.deliver(_:to:in:)` (Output+Delivery.swift): a responder entry whose
- *                             responder is gone (`ResponderEntry.deliverNow` returns false) is marked `isDead`, and the
- *                             round returns `deadFound`.
+ *   deliverRound              the loop of `Output.deliver(_:to:in:)`: an entry marked `isSkipped` is passed over; a
+ *                             responder entry whose responder is gone (`ResponderEntry.deliverNow` returns false) is
+ *                             marked `isDead`, and the round returns `deadFound`; a queued entry hands the event to its
+ *                             lane (`QueuedHandlerEntry.receive(_:in:)` -> `DeliveryLane.receive(_:for:in:)`).
  *   finishRound               `DeliveryStateMachine.finishRound(deadFound:by:subscribers:)` under the lock: first
- *                             `SubscriberList.finishRound(deadFound:)` (install the changed list, remove the entries the
- *                             round found dead), then `DeliveryStateMachine.next(for:after:subscribers:)` (pop a pending event
- *                             and keep the delivery, or let it go; both `DeliveryLatch.settle(holder:keeping:)`).
+ *                             `SubscriberList.finishRound(deadFound:)` (install the changed list with
+ *                             `RoundEntries.install`, remove the entries the round found dead), then
+ *                             `DeliveryStateMachine.next(for:after:subscribers:)` (pop a pending event and keep the
+ *                             delivery, or let it go; both `DeliveryLatch.settle(holder:keeping:)`).
  *   Subscriber                `Output.add` (Output+Subscribing.swift) -> `SubscriberList.add`, then
  *                             `SubscriptionHandle.cancel` -> `Output.remove` -> `SubscriberList.cancel` ->
  *                             `remove`. Both change the list in `SubscriberList.changeEntries`: in place
  *                             between `DeliveryLatch.beginChangingEntries` and `endChangingEntries` when nobody holds
  *                             the delivery, else on a changed copy, work marked queued for the holder.
  *   ResponderDeinit           the responder's `deinit` begins: its weak reference reads `nil` from then on.
+ *   sendFromHandler (LANE)    `Output.send` from H's handler, on the thread that holds the delivery: the claim fails and
+ *                             the locked path queues the event (G3).
+ *   cancelEntry (LANE)        `HandlerEntry.cancel` -> `Output.remove` -> `SubscriberList.cancel(_:from:)`: `remove`
+ *                             -> `changeEntries`, in place through `RoundEntries.change` (which first makes a fresh
+ *                             copy, `RoundEntries.freshCopy(of:)`, of a buffer a lane took) or on `changedEntries` (a
+ *                             fresh copy made under the lock); `compact` when removed slots outnumber live ones;
+ *                             `isSkipped` when `latch.isHeld(by: thread)`; then `close()`.
+ *   laneBegin (LANE)          `DeliveryLane.begin(_:with:)`: the offsets found again if the list changed, the round's
+ *                             buffer taken into a waiting item (`enqueue`), `isListShared` set.
+ *   Block (LANE)              `DeliveryLane.drain`: takes an item under the lane's lock, then reads the item's buffer at
+ *                             Q's offset (as `HeldResponders.hold` and `deliver`, and `DeliveryLane.deliver`, do) and
+ *                             calls Q's handler unless Q is closed (`QueuedHandlerEntry.receiveQueued`).
  *
  * Steps. Every access to the word is a step of its own, as each `eventbus_atomic_*` call is one atomic operation, and
  * so is the CAS loop's every load and compare-and-swap. What no other thread can observe in between shares a step
  * with its neighbour, which removes interleavings that no thread can tell apart: taking the lock and the next load of
  * the word; the work done under the lock while this thread holds the delivery, up to the change of the word that ends
  * it (a claim then fails, and a locked thread waits for the lock); a change of the list and the unlock after it; and a
- * round's passes over its entries, which touch only their entry and run a handler, while the round's list is frozen.
+ * round's passes over its entries, which touch only their entry and run a handler, while the round's list is frozen
+ * (one step for the whole round in the default configuration; a step per slot in LANE, where a pass may hand the
+ * event to the lane, which its block sees, and H's handler's sends and cancels take the lock, each a step of its own).
+ * The block's taking of an item and its read of the item's buffer are two steps, so a write can fall between them.
  *
  * Properties, as assertions checked in every reachable state:
- *   - every event reaches the token-owned entry exactly once, and every entry sees each sender's events in order;
- *   - no entry receives an event sent after its cancel returned, and every entry receives each event sent after its
- *     subscribe returned whose round ended before its cancel began;
- *   - one round at a time, never run by a thread that holds the lock;
+ *   - every event reaches an entry never cancelled exactly once, and every entry sees each sender's events in order
+ *     (H's handler counts as one sender);
+ *   - no entry receives an event sent after its cancel returned; none receives anything once a cancel from the thread
+ *     that delivers to it returned, in the same round either (`isSkipped`); Q's block calls nothing once Q's cancel
+ *     returned; every entry receives each event sent after its subscribe returned whose round ended before its cancel
+ *     began (Q: its lane queued it for Q), so nobody else is skipped;
+ *   - one round at a time, never nested, never run by a thread that holds the lock; an event sent from a handler is
+ *     delivered only after the round it was sent in ended (G3);
  *   - the round's list changes only under the lock, by the holder of the delivery or while the word is CHANGING,
  *     and never while a lock-free holder reads it; a lock holder never finds the word CHANGING; a responder entry found
  *     dead is removed at the end of that round;
- *   - when every thread has returned: the latch is idle, the lock free, nothing changed or pending, and the round's
- *     list holds exactly the entries not removed.
+ *   - LANE: no slot of a buffer a lane took is written again: the block never reads a slot written after its item took
+ *     the buffer, as a race (ThreadSanitizer would report it: that write follows the block's read only through the
+ *     buffer's reference count); a removal finds its entry at its slot, and no index is out of range (Swift traps);
+ *   - when every thread has returned: the latch is idle, the lock free, nothing changed, pending or waiting in the
+ *     lane, the round's list holds exactly the entries not removed, each at its slot, and every other buffer is freed.
  * The safety run also fails on an invalid end state (a thread blocked for ever: a deadlock); the liveness run checks
  * that every execution ends (`terminates`), so that no loop can spin for ever.
  *
- * Not modelled: replay windows and the trace hook (with either, a send always takes the lock), sends and cancels from
- * inside a handler, queued delivery contexts, compaction of the list, and pruning.
+ * Not modelled: replay windows and the trace hook (with either, a send always takes the lock); pruning
+ * (`pruneDeadEntries`, `removeDead`); a subscribe, a responder's deinit and a dead entry's removal in the LANE
+ * configuration, and two senders there (SENDERS=2 by hand); more than one lane, responder entries on a lane
+ * (`HeldResponders`' check of the last reference, `QueuedResponderEntry`), the main queue's inline delivery, a lane's
+ * scheduling of one block at a time (one block thread stands for them all) and its stamps (`queuedStamp`,
+ * `completeStamp`); compaction's minimum of 32 slots (here any list compacts once removed slots outnumber live ones).
  *
- * Flags (spin runs the C preprocessor): SEEDED_BUG=1 makes the holder let go of the delivery before it installs the
- * changed list, so a lock-free send claims it and reads the list while it is replaced; SEEDED_BUG=2 makes
- * `tryRelease` let go even when work is queued, so a queued event is never delivered. USER_VISIBLE_ONLY drops the
- * assertions on the protocol's internals, keeping those on what subscribers receive and on the final state: the
- * seeded bugs must be found with it too. CYCLES sets how many entries the subscriber thread adds and cancels (2).
+ * Flags (spin runs the C preprocessor). Default configuration: SEEDED_BUG=1 makes the holder let go of the delivery
+ * before it installs the changed list, so a lock-free send claims it and reads the list while it is replaced;
+ * SEEDED_BUG=2 makes `tryRelease` let go even when work is queued, so a queued event is never delivered. LANE:
+ * SEEDED_BUG=3 drops the fresh copy of `RoundEntries.change`, so a cancel from another thread writes `nil` into a slot
+ * of the buffer a lane's block still reads (the race this protocol removed); SEEDED_BUG=4 makes a cancel on the
+ * delivering thread leave `isSkipped` unset; SEEDED_BUG=5 lets a handler's send claim the delivery its own thread
+ * holds, a nested round; SEEDED_BUG=6 makes compaction keep the entries' old slot numbers. USER_VISIBLE_ONLY drops the
+ * assertions on the protocol's internals, keeping those on what subscribers receive, on races and traps, and on the
+ * final state: the seeded bugs must be found with it too. CYCLES sets how many entries the subscriber thread of the
+ * default configuration adds and cancels (2); BUFFERS how many list buffers LANE has room for (6).
  */
 
 #define WORK_QUEUED   1
@@ -121,6 +178,10 @@ inline takeIdleOrMarkWorkQueued(value, taken) {
 }
 
 #ifndef LANE
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * The default configuration: two senders, a subscriber thread, a responder's deinit.
+ * ------------------------------------------------------------------------------------------------------------- */
 
 #define SENDERS            2
 #define EVENTS_PER_SENDER  2
