@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the Promela model of `Output`'s delivery latch with spin, exhaustively, and checks that spin finds the bugs
+# Checks the Promela model of `Output`'s delivery protocol (its latch, handlers that send and cancel, a lane's hand-off
+# of the list, compaction) with spin, exhaustively, in both of its configurations, and checks that spin finds the bugs
 # seeded in it (Sources/EventBus/Output/DeliveryLatch.pml says what the model covers and what each check asserts).
 #
 #   Scripts/check-latch-model.sh

@@ -18,15 +18,16 @@
  * V, and on its second cancels itself; V; W, cancelled from the other thread; Q, delivered on a queue through the lane,
  * cancelled from the other thread; P, never cancelled. A list there is a buffer of slots (`ContiguousArray<Entry?>`
  * storage), so a change writes a slot of one buffer, compaction makes a new one, and the lane's block reads the slot
- * its item names in the buffer the item keeps. SENDERS=2 adds a second sender (about 10 million states and 2 GB, not
- * run by the script).
+ * its item names in the buffer the item keeps. SENDERS=2 adds a second sender: tens of millions of states, more than
+ * 2 GB; the script does not run it.
  *
  * What the model's state stands for, in both:
  *   word, WORK_QUEUED,        `DeliveryLatch`'s latch word and its flags `workQueued` and `changingEntries`
  *   CHANGING                  (DeliveryLatch.swift). A thread's bits are its number times 4 here, its `pthread_t`
  *                             there; both leave the two flag bits free.
  *   lockOwner                 the output's lock, `LockedState.withLock` (Internal/LockedState.swift): a mutex that is
- *                             not reentrant, so a thread that takes it twice blocks for ever (an invalid end state here).
+ *                             not reentrant, so a thread that takes it twice blocks for ever (an invalid end state
+ *                             here).
  *   pendingEvents             `DeliveryStateMachine.pending` (DeliveryStateMachine.swift).
  *   removed                   `Entry.isRemoved` (Entry.swift).
  * In the default configuration:
@@ -71,8 +72,8 @@
  *                             between `DeliveryLatch.beginChangingEntries` and `endChangingEntries` when nobody holds
  *                             the delivery, else on a changed copy, work marked queued for the holder.
  *   ResponderDeinit           the responder's `deinit` begins: its weak reference reads `nil` from then on.
- *   sendFromHandler (LANE)    `Output.send` from H's handler, on the thread that holds the delivery: the claim fails and
- *                             the locked path queues the event (G3).
+ *   sendFromHandler (LANE)    `Output.send` from H's handler, on the thread that holds the delivery: the claim fails
+ *                             and the locked path queues the event (G3).
  *   cancelEntry (LANE)        `HandlerEntry.cancel` -> `Output.remove` -> `SubscriberList.cancel(_:from:)`: `remove`
  *                             -> `changeEntries`, in place through `RoundEntries.change` (which first makes a fresh
  *                             copy, `RoundEntries.freshCopy(of:)`, of a buffer a lane took) or on `changedEntries` (a
@@ -80,9 +81,9 @@
  *                             `isSkipped` when `latch.isHeld(by: thread)`; then `close()`.
  *   laneBegin (LANE)          `DeliveryLane.begin(_:with:)`: the offsets found again if the list changed, the round's
  *                             buffer taken into a waiting item (`enqueue`), `isListShared` set.
- *   Block (LANE)              `DeliveryLane.drain`: takes an item under the lane's lock, then reads the item's buffer at
- *                             Q's offset (as `HeldResponders.hold` and `deliver`, and `DeliveryLane.deliver`, do) and
- *                             calls Q's handler unless Q is closed (`QueuedHandlerEntry.receiveQueued`).
+ *   Block (LANE)              `DeliveryLane.drain`: takes an item under the lane's lock, then reads the item's buffer
+ *                             at Q's offset (as `HeldResponders.hold` and `deliver`, and `DeliveryLane.deliver`, do)
+ *                             and calls Q's handler unless Q is closed (`QueuedHandlerEntry.receiveQueued`).
  *
  * Steps. Every access to the word is a step of its own, as each `eventbus_atomic_*` call is one atomic operation, and
  * so is the CAS loop's every load and compare-and-swap. What no other thread can observe in between shares a step
@@ -116,9 +117,9 @@
  *
  * Not modelled: replay windows and the trace hook (with either, a send always takes the lock); pruning
  * (`pruneDeadEntries`, `removeDead`); a subscribe, a responder's deinit and a dead entry's removal in the LANE
- * configuration, and two senders there (SENDERS=2 by hand); more than one lane, responder entries on a lane
- * (`HeldResponders`' check of the last reference, `QueuedResponderEntry`), the main queue's inline delivery, a lane's
- * scheduling of one block at a time (one block thread stands for them all) and its stamps (`queuedStamp`,
+ * configuration, and two senders there (SENDERS=2 does not fit in 2 GB); more than one lane, responder entries on a
+ * lane (`HeldResponders`' check of the last reference, `QueuedResponderEntry`), the main queue's inline delivery, a
+ * lane's scheduling of one block at a time (one block thread stands for them all) and its stamps (`queuedStamp`,
  * `completeStamp`); compaction's minimum of 32 slots (here any list compacts once removed slots outnumber live ones).
  *
  * Flags (spin runs the C preprocessor). Default configuration: SEEDED_BUG=1 makes the holder let go of the delivery
@@ -492,7 +493,7 @@ init {
 #define EVENTS             (FROM_HANDLER + 2)
 #define SEQUENCE_OF(e)     ((e) % EVENTS_PER_SENDER)
 
-/* Thread numbers; 0 means nobody. Senders are 0 .. SENDERS - 1 plus one. */
+/* Thread numbers; 0 means nobody. The senders are 1 .. SENDERS. */
 #define CANCELLER  (SENDERS + 1)
 
 /* List buffers: `ContiguousArray<Entry?>` storage, one row of ENTRIES slots each, a slot the entry's number plus one
@@ -515,8 +516,8 @@ byte live = ENTRIES;                  /* `SubscriberList.count` */
 byte skipped = 0;                     /* `Entry.isSkipped` */
 chan pendingEvents = [EVENTS] of { byte };
 
-/* The lane (DeliveryLane.swift): its offsets, valid while `offsetsFresh` (`offsetsVersion == round.version`: every
-   `RoundEntries.change` and `install` changes the version), and its waiting items (`LaneItems`: the event, the
+/* The lane (Queued/DeliveryLane.swift): its offsets, valid while `offsetsFresh` (`offsetsVersion == round.version`:
+   every `RoundEntries.change` and `install` changes the version), and its waiting items (`LaneItems`: the event, the
    round's buffer, the offset of Q in it). */
 byte laneOffset = NONE;
 bool offsetsFresh = false;
