@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the Promela model of `Output`'s delivery latch with spin, exhaustively, and checks that spin finds the bugs
+# Checks the Promela model of `Output`'s delivery protocol (its latch, handlers that send and cancel, a lane's hand-off
+# of the list, compaction) with spin, exhaustively, in both of its configurations, and checks that spin finds the bugs
 # seeded in it (Sources/EventBus/Output/DeliveryLatch.pml says what the model covers and what each check asserts).
 #
 #   Scripts/check-latch-model.sh
@@ -7,11 +8,19 @@
 # Installs spin from the distribution's packages if it is missing (apt-get; root or sudo). Each check generates the
 # verifier with `spin -a`, compiles it with gcc and runs it over the whole state space:
 #
-#   model, safety                 every assertion in every reachable state, and no invalid end state (deadlock)
+#   model, safety                 senders, subscribe and cancel, a responder's deinit: every assertion in every
+#                                 reachable state, and no invalid end state (deadlock)
 #   model, liveness               every execution ends (LTL `terminates`: no loop spins for ever)
+#   lane model, safety, liveness  the LANE configuration (-DLANE): handlers that send and cancel, a queue's lane and
+#                                 its block, compaction; the same two checks
 #   seeded bug 1                  release before publishing the changed list: the safety run must report an error,
 #   seeded bug 1, user-visible    also with the assertions on subscribers and on the final state alone
-#   seeded bug 2, user-visible    release despite pending work: likewise
+#   seeded bug 2, user-visible    release despite queued work: likewise
+#   seeded bug 3, lane            a change writes in place into a buffer a lane took (no fresh copy): the block's
+#                                 read races the write; also user-visible
+#   seeded bug 4, lane, ...       a cancel on the delivering thread does not mark the entry skipped
+#   seeded bug 5, lane, ...       a send from a handler claims the delivery its own thread holds: a nested round
+#   seeded bug 6, lane, ...       compaction leaves the entries' slot numbers as they were
 #
 # A check of the model passes on `errors: 0` from a full search; a check of a seeded bug passes only when the search
 # reports a violation. Prints one line per check (`ok` or `FAIL`, states stored, seconds), spin's output for a
@@ -39,7 +48,7 @@ passed=0
 failed=0
 
 # run NAME EXPECT SPIN-FLAGS GCC-FLAGS PAN-FLAGS: EXPECT is `clean` (no error) or `violation` (at least one).
-# The verifier stops at 2 GB of memory rather than take the machine's; the model needs about 500 MB.
+# The verifier stops at 2 GB of memory rather than take the machine's; the larger configuration needs about 500 MB.
 run() {
   local name="$1" expect="$2" spin_flags="$3" gcc_flags="$4" pan_flags="$5"
   local dir="$work/$(echo "$name" | tr -c 'a-z0-9\n' '-')"
@@ -92,13 +101,21 @@ run() {
   fi
 }
 
-# -O1 compiles the verifier in half the time of -O2 and searches nearly as fast; a seeded bug is found within a few
-# thousand states, so its verifier is not optimised at all.
+# -O1 compiles the verifier in half the time of -O2 and searches nearly as fast. The LANE configuration's verifier,
+# whose search is short (a few hundred thousand states), and a seeded bug's, found within a few thousand states, are not
+# optimised at all: compiling them at -O1 would cost more than it saves.
 run "model, safety" clean "" "-O1 -DSAFETY -DNOCLAIM" ""
 run "model, liveness" clean "" "-O1" "-a -N terminates"
+run "lane model, safety" clean "-DLANE" "-O0 -DSAFETY -DNOCLAIM" ""
+run "lane model, liveness" clean "-DLANE" "-O0" "-a -N terminates"
 run "seeded bug 1" violation "-DSEEDED_BUG=1" "-O0 -DSAFETY -DNOCLAIM" ""
 run "seeded bug 1, user-visible" violation "-DSEEDED_BUG=1 -DUSER_VISIBLE_ONLY" "-O0 -DSAFETY -DNOCLAIM" ""
 run "seeded bug 2, user-visible" violation "-DSEEDED_BUG=2 -DUSER_VISIBLE_ONLY" "-O0 -DSAFETY -DNOCLAIM" ""
+run "seeded bug 3, lane" violation "-DLANE -DSEEDED_BUG=3" "-O0 -DSAFETY -DNOCLAIM" ""
+run "seeded bug 3, lane, user-visible" violation "-DLANE -DSEEDED_BUG=3 -DUSER_VISIBLE_ONLY" "-O0 -DSAFETY -DNOCLAIM" ""
+run "seeded bug 4, lane, user-visible" violation "-DLANE -DSEEDED_BUG=4 -DUSER_VISIBLE_ONLY" "-O0 -DSAFETY -DNOCLAIM" ""
+run "seeded bug 5, lane, user-visible" violation "-DLANE -DSEEDED_BUG=5 -DUSER_VISIBLE_ONLY" "-O0 -DSAFETY -DNOCLAIM" ""
+run "seeded bug 6, lane, user-visible" violation "-DLANE -DSEEDED_BUG=6 -DUSER_VISIBLE_ONLY" "-O0 -DSAFETY -DNOCLAIM" ""
 
 echo "latch model: $passed passed, $failed failed"
 [ "$failed" = 0 ]
