@@ -5,13 +5,13 @@ extension Check {
   /// While publishers POST to both processes: a PostgreSQL restart, an outage, a terminated LISTEN connection, and a
   /// server process killed, whose clients come back to the other one with their last id.
   func runFaults(_ faults: CheckOptions.Faults, clients: [LoadClient]) async {
-    print("# faults, while events are POSTed")
+    say("# faults, while events are POSTed")
     let publishing = publishUntilStopped(tag: "fault")
     try? await Task.sleep(for: .seconds(1))
 
     // A restart: every LISTEN connection and pool connection is cut; the servers reconnect and catch up.
     let beforeRestart = await statistics()
-    report.check(run(faults.restartPostgres), "PostgreSQL restarted")
+    report.check(await run(faults.restartPostgres), "PostgreSQL restarted")
     let reconnectedAfterRestart = await waitUntil(.seconds(30)) {
       let now = await statistics()
       return options.servers.allSatisfy {
@@ -23,10 +23,10 @@ extension Check {
 
     // An outage: POSTs are refused with 503 within the deadline, none acknowledged.
     let refusedBefore = ledger.state.withLock { $0.refusalTimes.count }
-    report.check(run(faults.stopPostgres), "PostgreSQL stopped for \(faults.outage)")
+    report.check(await run(faults.stopPostgres), "PostgreSQL stopped for \(faults.outage)")
     try? await Task.sleep(for: faults.outage)
     let refusals = ledger.state.withLock { Array($0.refusalTimes.dropFirst(refusedBefore)) }
-    report.check(run(faults.startPostgres), "PostgreSQL started again")
+    report.check(await run(faults.startPostgres), "PostgreSQL started again")
     let slowest = refusals.max() ?? .zero
     report.check(
       !refusals.isEmpty && slowest <= .milliseconds(2_500),
@@ -49,7 +49,7 @@ extension Check {
 
     // A process killed: its clients reconnect to the other one with their last id.
     let killed = faults.killedServer
-    report.check(run(faults.killServer), "server \(killed) killed (SIGKILL)")
+    report.check(await run(faults.killServer), "server \(killed) killed (SIGKILL)")
     try? await Task.sleep(for: .seconds(2))
     ledger.state.withLock { $0.stopsPublishing = true }
     await publishing.value

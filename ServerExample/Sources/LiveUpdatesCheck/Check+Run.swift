@@ -8,7 +8,7 @@ extension Check {
   func run() async -> Report {
     let clients = makeClients()
     var tasks: [Task<Void, Never>] = []
-    print(
+    say(
       "# \(clients.count) clients on \(options.topics) topics over \(options.servers.count) processes, "
         + "one LISTEN connection per process")
 
@@ -101,7 +101,7 @@ extension Check {
     for task in tasks { task.cancel() }
 
     let latencies = latencies(clients)
-    print("# figures")
+    say("# figures")
     let maxListen = ledger.state.withLock { $0.listenSamples.values.max() ?? 0 }
     report.figure("listen-connections-max-per-process", "\(maxListen)")
     report.figure("clients-served", "\(subscribed)")

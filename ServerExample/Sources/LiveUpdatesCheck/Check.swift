@@ -232,18 +232,23 @@ struct Check: Sendable {
     return result
   }
 
-  /// Runs a shell command given by the script; returns whether it succeeded.
-  func run(_ command: String) -> Bool {
+  /// Runs a shell command given by the script; returns whether it succeeded. It waits by suspending: a blocking wait
+  /// would hold one of the few threads the clients' tasks run on.
+  func run(_ command: String) async -> Bool {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", command]
-    do {
-      try process.run()
-    } catch {
-      return false
+    return await withCheckedContinuation { continuation in
+      process.terminationHandler = { process in
+        continuation.resume(returning: process.terminationReason == .exit && process.terminationStatus == 0)
+      }
+      do {
+        try process.run()
+      } catch {
+        process.terminationHandler = nil
+        continuation.resume(returning: false)
+      }
     }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
   }
 
   /// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.

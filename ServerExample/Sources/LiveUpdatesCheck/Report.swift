@@ -13,18 +13,18 @@ final class Report: Sendable {
   func check(_ condition: Bool, _ statement: String, otherwise detail: @autoclosure () -> String = "") -> Bool {
     if condition {
       counts.withLock { $0.passed += 1 }
-      print("ok - \(statement)")
+      say("ok - \(statement)")
     } else {
       counts.withLock { $0.failed += 1 }
       let detail = detail()
-      print("not ok - \(statement)\(detail.isEmpty ? "" : "\n  \(detail)")")
+      say("not ok - \(statement)\(detail.isEmpty ? "" : "\n  \(detail)")")
     }
     return condition
   }
 
   /// Prints a measured figure, which is not an assertion, as `figure NAME VALUE` for scripts to read.
   func figure(_ name: String, _ value: String) {
-    print("figure \(name) \(value)")
+    say("figure \(name) \(value)")
   }
 
   /// `server-example: N passed, M failed`.
@@ -47,4 +47,9 @@ func quantile(_ values: [Duration], _ fraction: Double) -> Duration {
   let sorted = values.sorted()
   let rank = Int((fraction * Double(sorted.count)).rounded(.up))
   return sorted[min(max(rank, 1), sorted.count) - 1]
+}
+
+/// Writes a line to standard output at once, unbuffered also into a pipe or a file: a long run shows where it stands.
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

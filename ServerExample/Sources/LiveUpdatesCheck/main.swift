@@ -15,10 +15,10 @@ logger.logLevel = .error
 do {
   try await Database.with(options.postgres, logger: logger) { _ in }
 } catch {
-  print("not ok - cannot connect to PostgreSQL as \(options.postgres.username): \(String(reflecting: error))")
-  print("server-example: 0 passed, 1 failed")
+  say("not ok - cannot connect to PostgreSQL as \(options.postgres.username): \(String(reflecting: error))")
+  say("server-example: 0 passed, 1 failed")
   exit(1)
 }
 let report = await Check(options: options, logger: logger).run()
-print(report.summary)
+say(report.summary)
 exit(report.failed == 0 ? 0 : 1)

@@ -223,7 +223,12 @@ import Testing
     let finished = await runConcurrently(threads: 4) { thread in
       for iteration in 0..<iterations {
         if thread == 0 {
-          if iteration % 50 == 0 { upstream.dropSession() }
+          // Each drop waits (a bounded while) for a connected session, so that it is a loss and not a failed attempt.
+          if iteration % 50 == 0 {
+            let deadline = Date().addingTimeInterval(5)
+            while !source.statistics.isConnected && Date() < deadline { usleep(100) }
+            upstream.dropSession()
+          }
           continue
         }
         broadcasters[1 + (thread + iteration) % 7].subscribe { _ in }.cancel()
