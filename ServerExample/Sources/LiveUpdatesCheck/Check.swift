@@ -232,22 +232,27 @@ struct Check: Sendable {
     return result
   }
 
-  /// Runs a shell command given by the script; returns whether it succeeded. It waits by suspending: a blocking wait
-  /// would hold one of the few threads the clients' tasks run on.
+  /// Runs a shell command given by the script; returns whether it succeeded. It waits on a thread of its own, not on
+  /// one of the few threads the clients' tasks run on. Not Foundation's `Process`: on Linux it waits until every
+  /// process that inherited its descriptors has exited, and a PostgreSQL started by `pg_ctl` never does.
   func run(_ command: String) async -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    return await withCheckedContinuation { continuation in
-      process.terminationHandler = { process in
-        continuation.resume(returning: process.terminationReason == .exit && process.terminationStatus == 0)
-      }
-      do {
-        try process.run()
-      } catch {
-        process.terminationHandler = nil
-        continuation.resume(returning: false)
-      }
+    await withCheckedContinuation { continuation in
+      Thread {
+        #if canImport(Glibc)
+          continuation.resume(returning: system(command) == 0)
+        #else
+          let process = Process()
+          process.executableURL = URL(fileURLWithPath: "/bin/sh")
+          process.arguments = ["-c", command]
+          do {
+            try process.run()
+            process.waitUntilExit()
+            continuation.resume(returning: process.terminationStatus == 0)
+          } catch {
+            continuation.resume(returning: false)
+          }
+        #endif
+      }.start()
     }
   }
 
