@@ -8,10 +8,10 @@ public struct ServerOptions: Sendable {
   /// Where to write the port once the server listens (useful with `--port 0`).
   public var portFile: String?
   /// The most PostgreSQL connections for writes and reads (the LISTEN connection is apart).
-  public var poolConnections = 4
-  /// How long a POST may wait for its event to be stored before it is answered 503: 1.5 s, so that the answer leaves
+  public var poolConnections = 8
+  /// How long a POST may wait for its event to be stored before it is answered 503: 1.8 s, so that the answer leaves
   /// within 2 s.
-  public var postDeadline = Duration.milliseconds(1500)
+  public var postDeadline = Duration.milliseconds(1800)
   /// How much history is kept, per topic.
   public var retention = EventStore.Retention(age: .seconds(3600), count: 10_000)
 
@@ -28,8 +28,8 @@ public struct ServerOptions: Sendable {
       --postgres-user NAME    (postgres)
       --postgres-password TEXT
       --postgres-database NAME
-      --pool-connections N    PostgreSQL connections for writes and reads (4)
-      --post-deadline-ms N    a POST not stored within this is answered 503 (1500)
+      --pool-connections N    PostgreSQL connections for writes and reads (8)
+      --post-deadline-ms N    a POST not stored within this is answered 503 (1800)
       --retention-count N     events kept per topic (10000)
       --retention-seconds N   how long events are kept (3600)
     """
