@@ -2,16 +2,21 @@
 # Runs the server example (ServerExample/) against a real PostgreSQL, on 127.0.0.1 only: installs PostgreSQL from
 # Debian's packages if it is missing, starts a throwaway cluster on a free port in a temporary folder, builds the
 # example, starts two server processes, and runs the check (ServerExample/Sources/LiveUpdatesCheck): WebSocket clients
-# on every process and topic, events POSTed to either process, and assertions on what every client received, on what
-# pg_stat_activity shows, on a malformed NOTIFY and on a terminated LISTEN connection. It prints the POST-to-last-client
-# latency (p50, p99) and the connections held, then `server-example: N passed, M failed`.
+# on every process and topic, events POSTed to either process by concurrent publishers, and, per client, every event
+# the table holds for its topic compared with what it received; one LISTEN connection per process in
+# pg_stat_activity, a terminated LISTEN connection, resume by last id on either process, a reset past retention, a
+# timed catch-up, and appends per second with NOTIFY in the transaction and without. It ends with one line per
+# figure, `figure NAME VALUE`, then `server-example: N passed, M failed`.
 #
 #   Scripts/check-server-example.sh [options]
 #     --clients N          WebSocket clients (300)
 #     --topics N           topics (3)
-#     --events N           events per topic and round (100)
-#     --interval-ms N      wait between two events of a topic (50)
-#     --per-client         the per-client design: one LISTEN connection per client, which runs out at max_connections
+#     --events N           events per topic in the steady round (100)
+#     --publishers N       concurrent publishers (32)
+#     --catch-up N         events one client catches up from the table, timed (2000)
+#     --faults             also, while events flow: a PostgreSQL restart, a 20 s stop, a terminated LISTEN
+#                          connection, and one server process killed, whose clients resume on the other
+#     --outage-seconds N   how long the stop of --faults lasts (20)
 #     --release            build and run a release build (default: debug, which builds in about half the time)
 #     --time-limit SECONDS the whole run, build included (1500)
 #     --build-only         build the example (as the same command would without this flag) and stop: CI starts it
@@ -22,15 +27,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-clients=300 topics=3 events=100 interval_ms=50 design=shared configuration=debug time_limit=1500 build_only=0
+clients=300 topics=3 events=100 publishers=32 catch_up=2000 faults=0 outage_seconds=20 configuration=debug
+time_limit=1500 build_only=0
 arguments=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
     --clients) clients="$2"; shift 2 ;;
     --topics) topics="$2"; shift 2 ;;
     --events) events="$2"; shift 2 ;;
-    --interval-ms) interval_ms="$2"; shift 2 ;;
-    --per-client) design=per-client; shift ;;
+    --publishers) publishers="$2"; shift 2 ;;
+    --catch-up) catch_up="$2"; shift 2 ;;
+    --faults) faults=1; shift ;;
+    --outage-seconds) outage_seconds="$2"; shift 2 ;;
     --release) configuration=release; shift ;;
     --time-limit) time_limit="$2"; shift 2 ;;
     --build-only) build_only=1; shift ;;
@@ -207,10 +215,12 @@ as_postgres "$pg_ctl" -D "$work/pg/data" -l "$work/pg/postgres.log" -w -t 60 sta
 psql() { "$pg_bin/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" -U postgres "$@"; }
 psql -d postgres -c "CREATE ROLE eventbus LOGIN" -c "CREATE DATABASE eventbus OWNER eventbus"
 
-# Two server processes on free ports, each writing its port once it listens.
+# Two server processes on free ports, each writing its port once it listens. History: enough for the timed catch-up.
+retention_count=$((catch_up > 1000 ? catch_up : 1000))
 servers=()
 for name in a b; do
-  "$bin/LiveUpdatesServer" --port 0 --port-file "$work/$name.port" --process "$name" --design "$design" \
+  "$bin/LiveUpdatesServer" --port 0 --port-file "$work/$name.port" --process "$name" \
+    --retention-count "$retention_count" \
     --postgres-port "$pg_port" --postgres-user eventbus --postgres-database eventbus >"$work/server-$name.log" 2>&1 &
   server_pids+=($!)
 done
@@ -223,6 +233,20 @@ for name in a b; do
   servers+=(--server "$name=127.0.0.1:$(cat "$work/$name.port")")
 done
 
-"$bin/LiveUpdatesCheck" "${servers[@]}" --design "$design" --clients "$clients" --topics "$topics" \
-  --events "$events" --interval-ms "$interval_ms" --postgres-port "$pg_port" --postgres-user postgres \
-  --postgres-database eventbus
+# The faults' commands, run by the check while events flow: PostgreSQL restarted, stopped and started as the user
+# that owns the cluster, and server a killed.
+fault_options=()
+if [ "$faults" -eq 1 ]; then
+  as_postgres_prefix=""
+  if [ "$(id -u)" -eq 0 ]; then as_postgres_prefix="runuser -u postgres --"; fi
+  pg_command="$as_postgres_prefix $pg_ctl -D $work/pg/data -l $work/pg/postgres.log -w -t 60"
+  fault_options=(--faults --outage-seconds "$outage_seconds"
+    --restart-postgres "$pg_command -m fast restart >/dev/null"
+    --stop-postgres "$pg_command -m fast stop >/dev/null"
+    --start-postgres "$pg_command start >/dev/null"
+    --kill-server "a=kill -KILL ${server_pids[0]}")
+fi
+
+"$bin/LiveUpdatesCheck" "${servers[@]}" --clients "$clients" --topics "$topics" --events "$events" \
+  --publishers "$publishers" --catch-up "$catch_up" --retention-count "$retention_count" "${fault_options[@]}" \
+  --postgres-port "$pg_port" --postgres-user postgres --postgres-database eventbus

@@ -5,20 +5,22 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 extension StatisticsSnapshot: ResponseEncodable {}
 
-/// Builds a server process: `GET /topics/:name` upgrades to a WebSocket that receives the topic's events,
-/// `POST /topics/:name` NOTIFYs an event to every process, `GET /stats` returns the process's counters.
+/// Builds a server process: `POST /topics/:name` stores an event and answers `201` with its id once committed,
+/// `GET /topics/:name` upgrades to a WebSocket that receives the topic's events (after `?last_id=N` or a
+/// `Last-Event-ID: N` header, to resume), `GET /stats` returns the process's counters.
 public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> some ApplicationProtocol {
-  let statistics = ServerStatistics(design: options.design.rawValue, process: options.process)
-  let topics = SharedTopics(
-    process: options.process, postgres: options.postgres, statistics: statistics, logger: logger)
-  let notifier = PostgresClient(
-    configuration: notifyConfiguration(options), backgroundLogger: logger)
+  let statistics = ServerStatistics(process: options.process)
+  let pool = PostgresClient(configuration: poolConfiguration(options), backgroundLogger: logger)
+  let store = EventStore(client: pool, logger: logger)
+  let feeds = TopicFeeds(
+    process: options.process, postgres: options.postgres, store: store, statistics: statistics, logger: logger)
 
   let router = Router(context: BasicWebSocketRequestContext.self)
-  router.post("/topics/:name") { request, context -> HTTPResponse.Status in
+  router.post("/topics/:name") { request, context -> Response in
     guard let topic = TopicName(context.parameters.get("name") ?? "") else { throw HTTPError(.notFound) }
     let body = try await request.body.collect(upTo: TopicEvent.maximumPayloadSize)
     let event: TopicEvent
@@ -27,13 +29,26 @@ public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> s
     } catch {
       throw HTTPError(.badRequest, message: "\(error)")
     }
-    try await notifier.query("SELECT pg_notify(\(topic.channel), \(event.json))", logger: context.logger)
-    statistics.update { $0.notifies += 1 }
-    return .accepted
+    let id: Int
+    do {
+      id = try await withDeadline(options.postDeadline) { try await store.append(event.json, to: topic) }
+    } catch {
+      // Not stored, or not known to be: never a 2xx. A client that retries an event whose commit was merely late
+      // stores it twice; events carry their own ids for that reason.
+      statistics.update { $0.refusedPosts += 1 }
+      context.logger.warning("POST to \(topic) refused: \(describe(error))")
+      return Response(
+        status: .serviceUnavailable, headers: [.retryAfter: "1"],
+        body: .init(byteBuffer: ByteBuffer(string: ControlFrame.unavailable(describe(error)))))
+    }
+    statistics.update { $0.posts += 1 }
+    return Response(
+      status: .created, headers: [.contentType: "application/json", .location: "/topics/\(topic)?last_id=\(id - 1)"],
+      body: .init(byteBuffer: ByteBuffer(string: #"{"id":\#(id)}"#)))
   }
   router.get("/stats") { _, _ -> StatisticsSnapshot in
     var snapshot = statistics.snapshot
-    snapshot.listeningTopics = topics.listeningTopicCount
+    snapshot.listeningTopics = feeds.listenStatistics.attachedKeys
     return snapshot
   }
   router.ws("/topics/:name") { _, context in
@@ -43,15 +58,9 @@ public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> s
     statistics.update { $0.clients += 1 }
     defer { statistics.update { $0.clients -= 1 } }
     let client = WebSocketClientConnection(
-      topic: topic, inbound: inbound, outbound: outbound, statistics: statistics, logger: context.logger)
-    switch options.design {
-    case .shared:
-      try await client.serveShared(from: topics)
-    case .perClient:
-      let configuration = options.postgres.configuration(
-        applicationName: "live-updates \(options.process) listen \(topic.channel) client")
-      try await client.servePerClient(configuration: configuration)
-    }
+      topic: topic, resumeAfter: resumePoint(of: context.request), inbound: inbound, outbound: outbound,
+      store: store, statistics: statistics, logger: context.logger)
+    try await client.serve(from: feeds)
   }
 
   return Application(
@@ -59,8 +68,14 @@ public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> s
     server: .http1WebSocketUpgrade(webSocketRouter: router),
     configuration: ApplicationConfiguration(
       address: .hostname(options.host, port: options.port), serverName: "live-updates", backlog: 2048),
-    services: [notifier],
+    services: [pool],
     onServerRunning: { channel in
+      // The tables before the port file: whoever waits for the port finds a server that can store events.
+      while (try? await store.createSchema()) == nil {
+        logger.warning("cannot create the events table yet; trying again")
+        try? await Task.sleep(for: .milliseconds(500))
+      }
+      Task { await keepHistoryBounded(store, options.retention, statistics: statistics, logger: logger) }
       guard let path = options.portFile, let port = channel.localAddress?.port else { return }
       try? Data("\(port)\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     },
@@ -68,14 +83,88 @@ public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> s
   )
 }
 
-private func notifyConfiguration(_ options: ServerOptions) -> PostgresClient.Configuration {
+/// The id a client resumes after: `?last_id=N`, else a `Last-Event-ID: N` header, else `nil`.
+func resumePoint(of request: Request) -> Int? {
+  if let text = request.uri.queryParameters.get("last_id") {
+    return Int(text).map { max($0, 0) }
+  }
+  if let field = request.headers.first(where: { $0.name.canonicalName == "last-event-id" }) {
+    return Int(field.value).map { max($0, 0) }
+  }
+  return nil
+}
+
+/// Deletes what retention does not keep, every few seconds, for as long as the process runs.
+private func keepHistoryBounded(
+  _ store: EventStore, _ retention: EventStore.Retention, statistics: ServerStatistics, logger: Logger
+) async {
+  while !Task.isCancelled {
+    do {
+      let pruned = try await store.prune(retention)
+      statistics.update { $0.prunedEvents += pruned }
+    } catch {
+      logger.debug("retention skipped: \(describe(error))")
+    }
+    try? await Task.sleep(for: .seconds(5))
+  }
+}
+
+/// What a POST that PostgreSQL did not answer in time is refused with.
+struct DeadlinePassed: Error, CustomStringConvertible {
+  var description: String { "PostgreSQL did not answer in time" }
+}
+
+/// The result of `operation`, or an error once `deadline` has passed without one. The operation is cancelled then,
+/// and may still finish; the caller does not wait for it.
+func withDeadline<Result: Sendable>(
+  _ deadline: Duration, _ operation: @escaping @Sendable () async throws -> Result
+) async throws -> Result {
+  let waiter = OnceContinuation<Result>()
+  let work = Task { try await operation() }
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { continuation in
+      waiter.set(continuation)
+      Task {
+        let result = await work.result
+        waiter.take()?.resume(with: result)
+      }
+      Task {
+        try? await Task.sleep(for: deadline)
+        if let waiting = waiter.take() {
+          work.cancel()
+          waiting.resume(throwing: DeadlinePassed())
+        }
+      }
+    }
+  } onCancel: {
+    work.cancel()
+  }
+}
+
+/// A continuation that whoever comes first takes and resumes; later takers get `nil`.
+private final class OnceContinuation<Result: Sendable>: Sendable {
+  private let continuation = Mutex<CheckedContinuation<Result, any Error>?>(nil)
+
+  func set(_ continuation: CheckedContinuation<Result, any Error>) {
+    self.continuation.withLock { $0 = continuation }
+  }
+
+  func take() -> CheckedContinuation<Result, any Error>? {
+    continuation.withLock { value in
+      defer { value = nil }
+      return value
+    }
+  }
+}
+
+private func poolConfiguration(_ options: ServerOptions) -> PostgresClient.Configuration {
   let postgres = options.postgres
   var configuration = PostgresClient.Configuration(
     host: postgres.host, port: postgres.port, username: postgres.username, password: postgres.password,
     database: postgres.database, tls: .disable)
-  configuration.options.maximumConnections = options.notifyConnections
-  // Opened at start and kept: a process whose clients exhaust PostgreSQL's connections can still NOTIFY.
-  configuration.options.minimumConnections = options.notifyConnections
-  configuration.options.additionalStartupParameters = [("application_name", "live-updates \(options.process) notify")]
+  configuration.options.maximumConnections = options.poolConnections
+  configuration.options.minimumConnections = 1
+  configuration.options.connectTimeout = .seconds(1)
+  configuration.options.additionalStartupParameters = [("application_name", "live-updates \(options.process) pool")]
   return configuration
 }

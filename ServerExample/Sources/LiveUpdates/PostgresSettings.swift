@@ -11,7 +11,7 @@ public struct PostgresSettings: Sendable {
   public init() {}
 
   /// A connection configuration whose `application_name` is `name`, so that `pg_stat_activity` tells the
-  /// connections apart: `live-updates <process> listen <channel>`, `live-updates <process> notify`.
+  /// connections apart: `live-updates <process> listen`, `live-updates <process> pool`.
   public func configuration(applicationName name: String) -> PostgresConnection.Configuration {
     var configuration = PostgresConnection.Configuration(
       host: host, port: port, username: username, password: password, database: database, tls: .disable)

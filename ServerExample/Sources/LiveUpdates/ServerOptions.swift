@@ -1,23 +1,19 @@
-/// How a server process runs: its address, its design, its PostgreSQL.
+/// How a server process runs: its address, its PostgreSQL, its history.
 public struct ServerOptions: Sendable {
-  /// How a process listens for a topic's events.
-  public enum Design: String, Sendable {
-    /// One LISTEN connection per topic in use, shared by every client of the topic through a broadcaster.
-    case shared
-    /// One LISTEN connection per WebSocket client, each decoding every payload itself: the design that does not scale.
-    case perClient = "per-client"
-  }
-
   public var host = "127.0.0.1"
   public var port = 8080
   /// The process's name in logs and in its PostgreSQL `application_name`s.
   public var process = "server"
-  public var design = Design.shared
   public var postgres = PostgresSettings()
   /// Where to write the port once the server listens (useful with `--port 0`).
   public var portFile: String?
-  /// The most PostgreSQL connections for NOTIFY; they are opened at start and kept.
-  public var notifyConnections = 2
+  /// The most PostgreSQL connections for writes and reads (the LISTEN connection is apart).
+  public var poolConnections = 8
+  /// How long a POST may wait for its event to be stored before it is answered 503: 1.8 s, so that the answer leaves
+  /// within 2 s.
+  public var postDeadline = Duration.milliseconds(1800)
+  /// How much history is kept, per topic.
+  public var retention = EventStore.Retention(age: .seconds(3600), count: 10_000)
 
   public init() {}
 
@@ -27,14 +23,15 @@ public struct ServerOptions: Sendable {
       --port N                port to listen on, 0 for any free one (8080)
       --port-file PATH        write the port there once listening
       --process NAME          this process's name in logs and pg_stat_activity (server)
-      --design shared|per-client
-                              one LISTEN connection per topic (shared, the default) or per client
       --postgres-host ADDRESS (127.0.0.1)
       --postgres-port N       (5432)
       --postgres-user NAME    (postgres)
       --postgres-password TEXT
       --postgres-database NAME
-      --notify-connections N  PostgreSQL connections for NOTIFY (2)
+      --pool-connections N    PostgreSQL connections for writes and reads (8)
+      --post-deadline-ms N    a POST not stored within this is answered 503 (1800)
+      --retention-count N     events kept per topic (10000)
+      --retention-seconds N   how long events are kept (3600)
     """
 
   /// A command-line argument that is missing, unknown or malformed.
@@ -53,17 +50,15 @@ public struct ServerOptions: Sendable {
       case "--port": options.port = try integer(value, for: flag)
       case "--port-file": options.portFile = value
       case "--process": options.process = value
-      case "--design":
-        guard let design = Design(rawValue: value) else {
-          throw ArgumentError(description: "--design is shared or per-client, not \(value)")
-        }
-        options.design = design
       case "--postgres-host": options.postgres.host = value
       case "--postgres-port": options.postgres.port = try integer(value, for: flag)
       case "--postgres-user": options.postgres.username = value
       case "--postgres-password": options.postgres.password = value
       case "--postgres-database": options.postgres.database = value
-      case "--notify-connections": options.notifyConnections = max(1, try integer(value, for: flag))
+      case "--pool-connections": options.poolConnections = max(1, try integer(value, for: flag))
+      case "--post-deadline-ms": options.postDeadline = .milliseconds(max(1, try integer(value, for: flag)))
+      case "--retention-count": options.retention.count = max(1, try integer(value, for: flag))
+      case "--retention-seconds": options.retention.age = .seconds(max(1, try integer(value, for: flag)))
       default: throw ArgumentError(description: "unknown option \(flag)")
       }
     }

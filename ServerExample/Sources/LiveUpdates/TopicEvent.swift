@@ -1,8 +1,8 @@
 import Broadcasters
 import Foundation
 
-/// What a topic carries: the body of `POST /topics/:name`, the payload of the NOTIFY, and a text frame to every
-/// WebSocket client of the topic.
+/// What a topic carries: the body of `POST /topics/:name`, the payload stored in the events table, and the `event` of
+/// every frame a WebSocket client of the topic receives.
 ///
 /// JSON with a `kind`: `{"kind":"posted","id":7,"text":"hello"}`, `{"kind":"edited","id":7,"text":"hi"}`,
 /// `{"kind":"deleted","id":7}`.
@@ -64,7 +64,7 @@ extension TopicEvent: Codable {
 }
 
 extension TopicEvent {
-  /// The longest payload accepted: PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
+  /// The longest payload accepted: the server's own limit (NOTIFY carries the event's id, never its payload).
   public static let maximumPayloadSize = 4000
 
   /// Decodes an event from its JSON, reporting what is wrong as a ``DecodeFailure`` (key and reason) for the log.

@@ -1,36 +1,32 @@
 import EventBus
 import Synchronization
 
-/// One WebSocket client of a topic: the responder its topic's broadcaster holds weakly. It queues each update's frame
-/// for the client's writer task, which writes them to the socket in order.
+/// One WebSocket client of a topic: the responder its topic's feed holds weakly. It queues each update for the
+/// client's writer task, which writes them to the socket in order.
 ///
 /// The queue is bounded: a client that reads too slowly to keep up is closed instead of making the process hold an
-/// ever longer queue for it.
+/// ever longer queue for it; it resumes from the table with its last id.
 public final class TopicSubscriber: EventResponder, Sendable {
-  /// Frames the writer has not written yet, at most this many.
+  /// Updates the writer has not handled yet, at most this many.
   public static let queueLimit = 4096
 
-  /// The frames to write, in order; it ends when the client is too slow.
-  public let frames: AsyncStream<String>
-  private let continuation: AsyncStream<String>.Continuation
+  /// The updates to write, in order; it ends when the client is too slow or leaves.
+  public let updates: AsyncStream<TopicUpdate>
+  private let continuation: AsyncStream<TopicUpdate>.Continuation
   private let overflowed = Mutex(false)
 
   public init() {
-    (frames, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+    (updates, continuation) = AsyncStream.makeStream(
+      of: TopicUpdate.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
   }
 
   deinit {
     continuation.finish()
   }
 
-  /// Queues the update's frame; ends the queue if it is full.
+  /// Queues the update; ends the queue if it is full, so the writer closes the client once it has written the rest.
   public func handle(event update: TopicUpdate) {
-    queue(update.frame)
-  }
-
-  /// Queues a frame; ends the queue if it is full, so the writer closes the client once it has written the rest.
-  public func queue(_ frame: String) {
-    if case .dropped = continuation.yield(frame) {
+    if case .dropped = continuation.yield(update) {
       overflowed.withLock { $0 = true }
       continuation.finish()
     }
@@ -41,7 +37,7 @@ public final class TopicSubscriber: EventResponder, Sendable {
     overflowed.withLock { $0 }
   }
 
-  /// Ends the queue: the writer stops after the frames already queued.
+  /// Ends the queue: the writer stops after the updates already queued.
   public func finish() {
     continuation.finish()
   }

@@ -1,43 +1,34 @@
-import Broadcasters
 import Foundation
 
-/// What a topic's broadcaster fans out to the WebSocket clients of one process: an event, decoded once per process
-/// and encoded once per process, or the news that events were missed.
+/// What a topic's feed fans out to the WebSocket clients of one process.
 public enum TopicUpdate: Sendable, Hashable {
-  /// An event NOTIFY'd on the topic, with the text frame every client receives.
-  case event(TopicEvent, frame: String)
-  /// The process's LISTEN connection for the topic was lost and is back: events NOTIFY'd in between never arrived
-  /// (NOTIFY keeps nothing for a listener that was away). Clients that keep state should fetch it again.
-  case eventsMissed
+  /// A stored event, read once per process, with the frame every client receives.
+  case event(id: Int, frame: String)
+  /// The topic's LISTEN is in place (again), and this was the last id committed then: a client that stands before it
+  /// reads what it lacks from the table.
+  case checkpoint(lastID: Int)
 
-  /// Decodes a NOTIFY payload, once, into the update every client of the topic receives.
-  ///
-  /// - Throws: `DecodeFailure` for a payload that is not a ``TopicEvent``.
-  public init(payload: String) throws(DecodeFailure) {
-    let event = try TopicEvent(json: payload.utf8)
-    self = .event(event, frame: event.json)
-  }
-
-  /// The text frame written to each client.
-  public var frame: String {
-    switch self {
-    case .event(_, let frame): frame
-    case .eventsMissed: ControlFrame.eventsMissed
-    }
+  /// The frame of event `id` whose stored payload is `payload` (a ``TopicEvent``'s JSON): `{"id":7,"event":{…}}`.
+  public static func frame(id: Int, payload: String) -> String {
+    #"{"id":\#(id),"event":\#(payload)}"#
   }
 }
 
-/// The frames a server writes that are not events: each a JSON object with a `kind` no event has.
+/// The frames a server writes that are not events: each a JSON object with a `kind`.
 public enum ControlFrame {
-  /// Written once to each new client, after its subscription is registered.
-  public static func subscribed(to topic: TopicName) -> String {
-    #"{"kind":"subscribed","topic":"\#(topic)"}"#
+  /// Written once to each new client, once its subscription is in place: the events after `lastID` follow.
+  public static func subscribed(to topic: TopicName, after lastID: Int) -> String {
+    #"{"kind":"subscribed","last-id":\#(lastID),"topic":"\#(topic)"}"#
   }
 
-  /// Written when the process's LISTEN connection for the topic was lost and is back.
-  public static let eventsMissed = #"{"kind":"events-missed"}"#
+  /// Written when the events a client asked for are no longer kept (or never existed): it resumes after `resumeAfter`,
+  /// and should fetch the state it keeps again.
+  public static func reset(_ topic: TopicName, resumeAfter: Int) -> String {
+    #"{"kind":"reset","resume-after":\#(resumeAfter),"topic":"\#(topic)"}"#
+  }
 
-  /// Written before closing a client the server cannot serve, such as when PostgreSQL refuses another connection.
+  /// Written before closing a client the server cannot serve now, such as when PostgreSQL cannot be reached. The
+  /// client reconnects, to this process or another, with its last id.
   public static func unavailable(_ reason: String) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys

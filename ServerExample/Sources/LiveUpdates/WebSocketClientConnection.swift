@@ -3,69 +3,127 @@ import HummingbirdWebSocket
 import Logging
 import PostgresNIO
 
-/// One WebSocket client of a topic, served in either design.
+/// One WebSocket client of a topic: it subscribes to the topic's feed, then reads from the table what it lacks (after
+/// the id it resumes from, or after the last id now), then writes the feed's events, each exactly once and in id
+/// order, filling any gap from the table.
 struct WebSocketClientConnection: Sendable {
   let topic: TopicName
+  /// The last id the client saw, from `?last_id=` or `Last-Event-ID`; `nil` for a client that starts now.
+  let resumeAfter: Int?
   let inbound: WebSocketInboundStream
   let outbound: WebSocketOutboundWriter
+  let store: EventStore
   let statistics: ServerStatistics
   let logger: Logger
 
-  /// The shared design: the client subscribes, as a responder held weakly, to its topic's broadcaster, whose one
-  /// LISTEN connection serves every client of the topic in this process.
-  func serveShared(from topics: SharedTopics) async throws {
-    guard let broadcaster = topics.broadcaster(for: topic) else {
-      try await turnAway(because: "this process serves \(SharedTopics.limit) topics")
+  func serve(from feeds: TopicFeeds) async throws {
+    guard let feed = feeds.feed(for: topic) else {
+      try await turnAway(because: "this process serves \(TopicFeeds.limit) topics")
       return
     }
     let subscriber = TopicSubscriber()
-    // Queued before subscribing, written after: the client's first frame says its subscription is in place.
-    subscriber.queue(ControlFrame.subscribed(to: topic))
-    let subscription = broadcaster.subscribe(subscriber)
-    // Cancelled at once rather than left for the broadcaster to notice the responder is gone: the last client's
-    // leaving closes the topic's LISTEN connection now, not at the next event.
+    // Subscribed before anything is read: whatever commits from now on either comes through the feed or is read
+    // from the table below.
+    let subscription = feed.subscribe(subscriber)
+    // Cancelled at once rather than left for the feed to notice the responder is gone: the last client's leaving
+    // detaches the topic's LISTEN now, not at the next event.
     defer {
       subscription.cancel()
       withExtendedLifetime(subscriber) {}
     }
-    try await writeFrames(of: subscriber)
+    do {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { [inbound] in
+          // Clients send nothing the server needs; reading notices when they close.
+          for try await _ in inbound {}
+          subscriber.finish()
+        }
+        try await writeEvents(of: subscriber)
+        group.cancelAll()
+      }
+    } catch let error as WebSocketClientConnection.Unavailable {
+      statistics.update { $0.clientsClosedUnavailable += 1 }
+      try? await outbound.write(.text(ControlFrame.unavailable(error.reason)))
+      try? await outbound.close(.unknown(1013), reason: "try again later")
+    }
   }
 
-  /// The per-client design: the client opens its own LISTEN connection and decodes every payload itself. It holds
-  /// one PostgreSQL connection per client and fails when PostgreSQL has no more to give.
-  func servePerClient(configuration: PostgresConnection.Configuration) async throws {
-    let subscriber = TopicSubscriber()
-    var listening = false
+  /// PostgreSQL could not be read: the client is closed, and resumes with its last id.
+  struct Unavailable: Error {
+    let reason: String
+  }
+
+  private func writeEvents(of subscriber: TopicSubscriber) async throws {
+    var cursor: Int
     do {
-      try await withListenConnection(configuration: configuration, statistics: statistics, logger: logger) {
-        connection in
-        try await connection.listen(on: topic.channel) { notifications in
-          listening = true
-          subscriber.queue(ControlFrame.subscribed(to: topic))
-          try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { [topic, statistics, logger] in
-              for try await notification in notifications {
-                do throws(DecodeFailure) {
-                  subscriber.handle(event: try TopicUpdate(payload: notification.payload))
-                } catch {
-                  statistics.update { $0.decodeFailures += 1 }
-                  logger.warning("dropped a payload on \(topic.channel): \(error)")
-                }
-              }
-            }
-            try await writeFrames(of: subscriber)
-            group.cancelAll()
+      let last = try await store.lastID(of: topic)
+      cursor = resumeAfter ?? last
+      try await outbound.write(.text(ControlFrame.subscribed(to: topic, after: cursor)))
+      if cursor > last {
+        // An id this topic never gave out (another database, a reset one): start again from what there is.
+        cursor = last
+        try await write(ControlFrame.reset(topic, resumeAfter: last))
+      }
+      cursor = try await catchUp(after: cursor, through: last)
+    } catch {
+      throw Unavailable(reason: describe(error))
+    }
+    for await update in subscriber.updates {
+      do {
+        switch update {
+        case .event(let id, let frame):
+          guard id > cursor else { continue }
+          if id > cursor + 1 {
+            cursor = try await catchUp(after: cursor, through: id - 1)
+          }
+          if id == cursor + 1 {
+            try await write(frame)
+            cursor = id
+          }
+        case .checkpoint(let last):
+          if last > cursor {
+            cursor = try await catchUp(after: cursor, through: last)
           }
         }
+      } catch {
+        throw Unavailable(reason: describe(error))
       }
-    } catch let error as PSQLError {
-      // PostgreSQL refused the connection (no slots left, typically) or ended it: the client cannot be served.
-      if !listening {
-        statistics.update { $0.refusedClients += 1 }
-      }
-      logger.debug("turned a client away: \(describe(error))")
-      try await turnAway(because: describe(error))
     }
+    if subscriber.isOverflowed {
+      statistics.update { $0.slowClientsClosed += 1 }
+      logger.warning("closed a client of \(topic) that read too slowly; it resumes with its last id")
+      try? await outbound.close(.policyViolation, reason: "too slow")
+    }
+  }
+
+  /// Writes the stored events in `(cursor, last]`, in order; a `reset` first if the oldest of them is no longer kept.
+  /// Returns the new cursor: `last`.
+  private func catchUp(after cursor: Int, through last: Int) async throws -> Int {
+    var position = cursor
+    while position < last {
+      let rows = try await store.events(of: topic, after: position, through: last)
+      guard let first = rows.first, let final = rows.last else {
+        // Nothing kept up to `last`: those events are gone.
+        try await write(ControlFrame.reset(topic, resumeAfter: last))
+        statistics.update { $0.resets += 1 }
+        return last
+      }
+      if first.id > position + 1 {
+        try await write(ControlFrame.reset(topic, resumeAfter: first.id - 1))
+        statistics.update { $0.resets += 1 }
+      }
+      for row in rows {
+        try await write(TopicUpdate.frame(id: row.id, payload: row.payload))
+      }
+      statistics.update { $0.caughtUpEvents += rows.count }
+      position = final.id
+    }
+    return max(position, cursor)
+  }
+
+  private func write(_ frame: String) async throws {
+    try await outbound.write(.text(frame))
+    statistics.update { $0.deliveries += 1 }
   }
 
   /// How long a client that was turned away has to close before the server closes the connection itself.
@@ -96,27 +154,6 @@ struct WebSocketClientConnection: Sendable {
     }
     if !clientClosed {
       try await outbound.close(.unknown(1013), reason: "try again later")
-    }
-  }
-
-  /// Writes the subscriber's frames in order until the client leaves or reads too slowly.
-  private func writeFrames(of subscriber: TopicSubscriber) async throws {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { [inbound] in
-        // Clients send nothing the server needs; reading notices when they close.
-        for try await _ in inbound {}
-        subscriber.finish()
-      }
-      for await frame in subscriber.frames {
-        try await outbound.write(.text(frame))
-        statistics.update { $0.deliveries += 1 }
-      }
-      if subscriber.isOverflowed {
-        statistics.update { $0.slowClientsClosed += 1 }
-        logger.warning("closed a client of \(topic) that read too slowly")
-        try? await outbound.close(.policyViolation, reason: "too slow")
-      }
-      group.cancelAll()
     }
   }
 }

@@ -1,40 +1,71 @@
+import Foundation
 import LiveUpdates
 import Logging
+import PostgresNIO
+import Synchronization
 
-/// The end-to-end check: clients over every server and topic, events POSTed to either server, and what each client
-/// received, what PostgreSQL held, and what the servers counted.
-struct Check {
+/// The end-to-end check: clients over every server and topic, events POSTed to either server by concurrent
+/// publishers, and, per client, every event the table holds for its topic compared with what it received.
+struct Check: Sendable {
   let options: CheckOptions
   let api = ServerAPI()
-  let database: Database
   let logger: Logger
   let report = Report()
-
-  /// When each event was POSTed: the start of the latency that ends when its last client receives it.
-  final class Postings {
-    var times: [TopicName: [Int: ContinuousClock.Instant]] = [:]
-    /// How long each POST took to be answered.
-    var roundTrips: [Duration] = []
-  }
+  let ledger = Ledger()
 
   var topics: [TopicName] {
     (0..<options.topics).map { TopicName("t\($0)")! }
   }
+
+  /// What the publishers did: every POST's answer, and when each stored event was POSTed.
+  final class Ledger: Sendable {
+    struct State {
+      var posted: [TopicName: [Int: ContinuousClock.Instant]] = [:]
+      var payloads: [TopicName: [Int: String]] = [:]
+      var accepted = 0
+      var refused = 0
+      /// How long each refused POST took to be answered (a connection refused counts as no time).
+      var refusalTimes: [Duration] = []
+      var otherStatuses: [Int] = []
+      /// The most LISTEN connections each process held, at any sample.
+      var listenSamples: [String: Int] = [:]
+      /// Whether the publishers that run until told should stop.
+      var stopsPublishing = false
+    }
+
+    let state = Mutex(State())
+
+    func record(_ topic: TopicName, payload: String, status: Int?, id: Int?, posted: ContinuousClock.Instant) {
+      let elapsed = ContinuousClock.now - posted
+      state.withLock { state in
+        switch (status, id) {
+        case (201, let id?):
+          state.accepted += 1
+          state.posted[topic, default: [:]][id] = posted
+          state.payloads[topic, default: [:]][id] = payload
+        case (503, _), (nil, _):
+          state.refused += 1
+          if status != nil { state.refusalTimes.append(elapsed) }
+        case (let status?, _):
+          state.otherStatuses.append(status)
+        }
+      }
+    }
+  }
+
+  // MARK: - Clients
 
   /// Client `index` goes to topic `index % topics` on server `(index / topics) % servers`: every server serves
   /// every topic.
   func makeClients() -> [LoadClient] {
     (0..<options.clients).map { index in
       LoadClient(
-        index: index,
-        server: options.servers[(index / options.topics) % options.servers.count],
+        index: index, servers: options.servers, first: (index / options.topics) % options.servers.count,
         topic: topics[index % options.topics])
     }
   }
 
-  // MARK: - Steps
-
-  /// Starts the clients in batches and waits until each has subscribed or been turned away.
+  /// Starts the clients in batches of 100 and waits until each has subscribed.
   func connect(_ clients: [LoadClient], tasks: inout [Task<Void, Never>]) async -> Bool {
     let batch = 100
     for start in stride(from: 0, to: clients.count, by: batch) {
@@ -42,132 +73,155 @@ struct Check {
       for client in group {
         tasks.append(Task { [logger] in await client.run(logger: logger) })
       }
-      guard await waitUntil(.seconds(60), { group.allSatisfy(\.hasSettled) }) else { return false }
+      guard await waitUntil(.seconds(60), { group.allSatisfy(\.isSubscribed) }) else { return false }
     }
     return true
   }
 
-  /// The clients the servers have not answered, counted by where each one stands.
-  func unanswered(_ clients: [LoadClient]) -> String {
-    let waiting = clients.filter { !$0.hasSettled }
-    guard let first = waiting.first else { return "every client answered" }
-    let counts = Dictionary(grouping: waiting, by: \.progress).map { "\($1.count) \($0)" }.sorted()
-    return "\(waiting.count) not answered (\(counts.joined(separator: ", "))), the first client \(first.index), on "
-      + "\(first.server.process)"
-  }
+  // MARK: - Publishing
 
-  /// POSTs `count` events to every topic, one topic per task, one event per topic every `interval`, alternating
-  /// between the servers; returns the ids sent per topic. The topics take turns: topic `k` of `n` starts `k / n` of
-  /// an interval after the first, as independent topics would, instead of all at the same instant.
-  func sendRound(
-    from firstID: Int, count: Int, to topics: [TopicName], postings: Postings
-  ) async -> [TopicName: [Int]] {
-    let ids = Array(firstID..<firstID + count)
-    let (api, servers, interval) = (api, options.servers, options.interval)
-    let failures = await withTaskGroup(of: (TopicName, [Int: ContinuousClock.Instant], [Duration], Int).self) {
-      group in
-      for (index, topic) in topics.enumerated() {
+  /// POSTs `count` events, spread over `topics` and the servers, from `publishers` concurrent publishers, each with a
+  /// keep-alive connection per server; returns the time it took.
+  func publish(_ count: Int, to topics: [TopicName], publishers: Int, tag: String) async -> Duration {
+    let started = ContinuousClock.now
+    await withTaskGroup(of: Void.self) { group in
+      for publisher in 0..<publishers {
         group.addTask {
-          var times: [Int: ContinuousClock.Instant] = [:]
-          var roundTrips: [Duration] = []
-          var failures = 0
-          var connections: [HTTPConnection] = []
-          for server in servers {
-            guard let connection = try? await HTTPConnection.connect(host: server.host, port: server.port) else {
-              return (topic, times, roundTrips, ids.count)
-            }
-            connections.append(connection)
+          var connections: [Int: HTTPConnection] = [:]
+          for number in stride(from: publisher, to: count, by: publishers) {
+            let topic = topics[number % topics.count]
+            await post(number: number, to: topic, preferring: number, connections: &connections, tag: tag)
           }
-          let start = ContinuousClock.now + interval * index / topics.count
-          for (offset, id) in ids.enumerated() {
-            try? await Task.sleep(until: start + interval * offset)
-            let event = TopicEvent.posted(id: id, text: "event \(id) of \(topic)")
-            let posted = ContinuousClock.now
-            times[id] = posted
-            let status = try? await api.post(event, to: topic, through: connections[id % connections.count])
-            roundTrips.append(.now - posted)
-            if status != 202 { failures += 1 }
-          }
-          for connection in connections { await connection.close() }
-          return (topic, times, roundTrips, failures)
+          for connection in connections.values { await connection.close() }
         }
       }
-      var failures = 0
-      for await (topic, times, roundTrips, topicFailures) in group {
-        postings.times[topic, default: [:]].merge(times) { _, new in new }
-        postings.roundTrips += roundTrips
-        failures += topicFailures
-      }
-      return failures
     }
-    report.check(
-      failures == 0, "all \(count * topics.count) POSTs (\(count) per topic) were accepted (202)",
-      otherwise: "\(failures) POSTs failed")
-    return Dictionary(uniqueKeysWithValues: topics.map { ($0, ids) })
+    return .now - started
   }
 
-  /// Waits until every client has received as many events as `expected` holds for its topic.
-  func waitForDelivery(_ clients: [LoadClient], expected: [TopicName: [Int]]) async -> Bool {
-    await waitUntil(.seconds(60)) {
-      clients.allSatisfy { $0.eventCount >= expected[$0.topic, default: []].count }
-    }
-  }
-
-  /// Whether every client received exactly the events of its topic, each once, in order, and `missed` frames where
-  /// expected; returns the clients that did not, described.
-  func deliveryErrors(
-    _ clients: [LoadClient], expected: [TopicName: [Int]], missedFrames: (LoadClient) -> Int
-  ) -> [String] {
-    var errors: [String] = []
-    for client in clients {
-      let frames = client.frames
-      let ids = frames.compactMap { eventID(of: $0.text) }
-      let control = frames.filter { eventID(of: $0.text) == nil }.map(\.text)
-      let subscribedFirst = frames.first.map { $0.text.hasPrefix(#"{"kind":"subscribed""#) } ?? false
-      let missed = control.filter { $0 == ControlFrame.eventsMissed }.count
-      let unexpected = control.filter { $0 != ControlFrame.eventsMissed && !$0.hasPrefix(#"{"kind":"subscribed""#) }
-      let wanted = expected[client.topic, default: []]
-      if ids != wanted || !subscribedFirst || missed != missedFrames(client) || !unexpected.isEmpty {
-        errors.append(
-          "client \(client.index) (\(client.server.process), \(client.topic)): \(ids.count) events, "
-            + "\(ids == wanted ? "as expected" : "first difference at \(firstDifference(ids, wanted))"), "
-            + "\(missed) events-missed frames (expected \(missedFrames(client))), other frames: \(unexpected)")
+  /// POSTs events on every topic until the ledger says to stop, from 4 publishers, one every 20 ms each.
+  func publishUntilStopped(tag: String) -> Task<Void, Never> {
+    let topics = topics
+    let stop: @Sendable () -> Bool = { [ledger] in ledger.state.withLock { $0.stopsPublishing } }
+    return Task {
+      await withTaskGroup(of: Void.self) { group in
+        for publisher in 0..<4 {
+          group.addTask {
+            var connections: [Int: HTTPConnection] = [:]
+            var number = publisher
+            while !stop() {
+              await post(
+                number: number, to: topics[number % topics.count], preferring: number,
+                connections: &connections, tag: tag)
+              number += 4
+              try? await Task.sleep(for: .milliseconds(20))
+            }
+            for connection in connections.values { await connection.close() }
+          }
+        }
       }
     }
-    return errors
   }
 
-  /// For each event of `ids` POSTed in `postings`, the time from its POST to its arrival at the last client (or,
-  /// with `first`, at the first).
-  func latencies(
-    _ clients: [LoadClient], ids: [TopicName: [Int]], postings: Postings, first: Bool = false
-  ) -> [Duration] {
-    var arrivals: [TopicName: [Int: ContinuousClock.Instant]] = [:]
+  /// One POST, to server `preferring % servers`, or to the next one if that one cannot be reached.
+  private func post(
+    number: Int, to topic: TopicName, preferring server: Int, connections: inout [Int: HTTPConnection], tag: String
+  ) async {
+    let event = TopicEvent.posted(id: number, text: "\(tag) \(number)")
+    let posted = ContinuousClock.now
+    for attempt in 0..<options.servers.count {
+      let index = (server + attempt) % options.servers.count
+      if connections[index] == nil {
+        let target = options.servers[index]
+        connections[index] = try? await HTTPConnection.connect(host: target.host, port: target.port)
+      }
+      guard let connection = connections[index] else { continue }
+      do {
+        let (status, id) = try await api.post(event, to: topic, through: connection)
+        ledger.record(topic, payload: event.json, status: status, id: id, posted: posted)
+        return
+      } catch {
+        // The connection broke: the event may or may not be stored, and nobody was told it was. Not retried.
+        connections[index] = nil
+        await connection.close()
+        ledger.record(topic, payload: event.json, status: nil, id: nil, posted: posted)
+        return
+      }
+    }
+    ledger.record(topic, payload: event.json, status: nil, id: nil, posted: posted)
+  }
+
+  // MARK: - Accounting
+
+  struct Accounting {
+    var committed = 0
+    var lost = 0
+    var duplicated = 0
+    var outOfOrder = 0
+    var resets = 0
+    var wrong: [String] = []
+  }
+
+  /// Waits until every client has received its topic's last id, then counts, per client, the events of the table it
+  /// lacks, those it received twice, and those out of order.
+  func account(_ clients: [LoadClient], topics: [TopicName], within timeout: Duration = .seconds(60)) async
+    -> Accounting
+  {
+    let lastIDs = (try? await Database.with(options.postgres, logger: logger) { try await $0.lastIDs() }) ?? [:]
+    _ = await waitUntil(timeout) {
+      clients.allSatisfy { ($0.lastID ?? 0) >= lastIDs[$0.topic.rawValue, default: 0] }
+    }
+    var accounting = Accounting()
+    accounting.committed = topics.reduce(0) { $0 + lastIDs[$1.rawValue, default: 0] }
     for client in clients {
-      for frame in client.frames {
-        guard let id = eventID(of: frame.text), ids[client.topic]?.contains(id) == true else { continue }
-        let known = arrivals[client.topic]?[id] ?? frame.arrival
-        arrivals[client.topic, default: [:]][id] = first ? min(known, frame.arrival) : max(known, frame.arrival)
+      let received = client.arrivals.map(\.id)
+      let start = client.startID ?? 0
+      let last = lastIDs[client.topic.rawValue, default: 0]
+      let expected = start < last ? Set(start + 1...last) : []
+      let distinct = Set(received)
+      let lost = expected.subtracting(distinct).count
+      let duplicated = received.count - distinct.count
+      let outOfOrder = zip(received, received.dropFirst()).count { $0 >= $1 }
+      accounting.lost += lost
+      accounting.duplicated += duplicated
+      accounting.outOfOrder += outOfOrder
+      accounting.resets += client.resets
+      if lost + duplicated + outOfOrder > 0 && accounting.wrong.count < 3 {
+        accounting.wrong.append(
+          "client \(client.index) (\(client.topic), \(client.connections) connections): after \(start) to \(last), "
+            + "\(received.count) received, \(lost) lost, \(duplicated) duplicated, \(outOfOrder) out of order")
+      }
+    }
+    return accounting
+  }
+
+  /// For each stored event POSTed by the publishers, the time from its POST to its arrival at the last client of its
+  /// topic that was there for it.
+  func latencies(_ clients: [LoadClient]) -> [Duration] {
+    let posted = ledger.state.withLock { $0.posted }
+    var lastArrival: [TopicName: [Int: ContinuousClock.Instant]] = [:]
+    for client in clients {
+      for arrival in client.arrivals where posted[client.topic]?[arrival.id] != nil {
+        let known = lastArrival[client.topic]?[arrival.id] ?? arrival.time
+        lastArrival[client.topic, default: [:]][arrival.id] = max(known, arrival.time)
       }
     }
     var result: [Duration] = []
-    for (topic, arrivals) in arrivals {
+    for (topic, arrivals) in lastArrival {
       for (id, arrival) in arrivals {
-        if let posted = postings.times[topic]?[id] { result.append(arrival - posted) }
+        if let time = posted[topic]?[id] { result.append(arrival - time) }
       }
     }
     return result
   }
 
-  /// The LISTEN connections `pg_stat_activity` should show in the shared design: one per topic per process.
-  var sharedListenConnections: [String: Int] {
-    var expected: [String: Int] = [:]
-    for server in options.servers {
-      for topic in topics {
-        expected["live-updates \(server.process) listen \(topic.channel)"] = 1
-      }
+  /// Samples the LISTEN connections of every process, keeping the most seen.
+  func sampleListenConnections() async -> [String: Int] {
+    let held = (try? await Database.with(options.postgres, logger: logger) { try await $0.listenConnections() }) ?? [:]
+    ledger.state.withLock { state in
+      for (name, count) in held { state.listenSamples[name] = max(state.listenSamples[name] ?? 0, count) }
     }
-    return expected
+    return held
   }
 
   func statistics() async -> [String: StatisticsSnapshot] {
@@ -176,6 +230,30 @@ struct Check {
       result[server.process] = try? await api.statistics(of: server)
     }
     return result
+  }
+
+  /// Runs a shell command given by the script; returns whether it succeeded. It waits on a thread of its own, not on
+  /// one of the few threads the clients' tasks run on. Not Foundation's `Process`: on Linux it waits until every
+  /// process that inherited its descriptors has exited, and a PostgreSQL started by `pg_ctl` never does.
+  func run(_ command: String) async -> Bool {
+    await withCheckedContinuation { continuation in
+      Thread {
+        #if canImport(Glibc)
+          continuation.resume(returning: system(command) == 0)
+        #else
+          let process = Process()
+          process.executableURL = URL(fileURLWithPath: "/bin/sh")
+          process.arguments = ["-c", command]
+          do {
+            try process.run()
+            process.waitUntilExit()
+            continuation.resume(returning: process.terminationStatus == 0)
+          } catch {
+            continuation.resume(returning: false)
+          }
+        #endif
+      }.start()
+    }
   }
 
   /// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
@@ -187,21 +265,4 @@ struct Check {
     }
     return true
   }
-}
-
-/// The id of an event frame (`{"id":17,…`), or `nil` for a control frame. Events are encoded with sorted keys, so
-/// the id comes first.
-func eventID(of text: String) -> Int? {
-  let prefix = #"{"id":"#
-  guard text.hasPrefix(prefix) else { return nil }
-  return Int(text.dropFirst(prefix.count).prefix { $0.isNumber || $0 == "-" })
-}
-
-private func firstDifference(_ received: [Int], _ expected: [Int]) -> String {
-  let index =
-    zip(received, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-    ?? min(received.count, expected.count)
-  let got = index < received.count ? "\(received[index])" : "nothing"
-  let wanted = index < expected.count ? "\(expected[index])" : "nothing"
-  return "position \(index): got \(got), expected \(wanted)"
 }

@@ -2,7 +2,7 @@ import LiveUpdates
 
 /// What the check runs against and how hard it pushes.
 struct CheckOptions: Sendable {
-  struct Server: Sendable {
+  struct Server: Sendable, Hashable {
     /// The process name the server was started with (its PostgreSQL `application_name`s carry it).
     var process: String
     var host: String
@@ -10,27 +10,50 @@ struct CheckOptions: Sendable {
   }
 
   var servers: [Server] = []
-  var design = ServerOptions.Design.shared
   var clients = 300
   var topics = 3
+  /// Events POSTed per topic in the steady round.
   var events = 100
-  /// The wait between two events of one topic.
-  var interval = Duration.milliseconds(50)
+  /// Concurrent publishers.
+  var publishers = 32
+  /// Events a client catches up from the table in one go, timed.
+  var catchUp = 2_000
+  /// Events per topic the servers keep (their `--retention-count`).
+  var retentionCount = 1_000
   /// The superuser connection the check reads `pg_stat_activity` with (and NOTIFYs malformed payloads through).
   var postgres = PostgresSettings()
-  /// How long after its last client leaves a process may keep a topic's LISTEN connection.
+  /// How long after its last client leaves a process may keep its LISTEN connection.
   var closeBound = Duration.seconds(2)
+  /// The faults to run, with the commands that cause them; `nil` without `--faults`.
+  var faults: Faults?
+
+  /// Shell commands that act on the cluster and the servers, given by the script that started them.
+  struct Faults: Sendable {
+    var restartPostgres = ""
+    var stopPostgres = ""
+    var startPostgres = ""
+    /// Kills this server process (SIGKILL): its clients reconnect to another with their last id.
+    var killServer = ""
+    var killedServer = ""
+    /// How long PostgreSQL stays stopped.
+    var outage = Duration.seconds(20)
+  }
 
   static let usage = """
     usage: LiveUpdatesCheck --server NAME=HOST:PORT --server NAME=HOST:PORT [options]
-      --design shared|per-client   the servers' design (shared)
       --clients N                  WebSocket clients, spread over the servers and topics (300)
       --topics N                   topics (3)
-      --events N                   events POSTed per topic, per round (100)
-      --interval-ms N              wait between two events of a topic (50)
-      --close-bound-ms N           how soon LISTEN connections must close after the last client leaves (2000)
+      --events N                   events POSTed per topic in the steady round (100)
+      --publishers N               concurrent publishers (32)
+      --catch-up N                 events one client catches up from the table, timed (2000)
+      --retention-count N          the servers' --retention-count (1000)
+      --close-bound-ms N           how soon the LISTEN connection must close after the last client leaves (2000)
       --postgres-host ADDRESS --postgres-port N --postgres-user NAME --postgres-database NAME
-                                   a superuser connection, to read pg_stat_activity
+                                   a superuser connection, to read pg_stat_activity and the events table
+      --faults                     also run the faults, with these commands:
+      --restart-postgres CMD --stop-postgres CMD --start-postgres CMD
+      --kill-server NAME=CMD       kills server NAME
+      --outage-seconds N           how long PostgreSQL stays stopped (20)
     """
 
   struct ArgumentError: Error, CustomStringConvertible {
@@ -39,29 +62,51 @@ struct CheckOptions: Sendable {
 
   static func parse(_ arguments: [String]) throws(ArgumentError) -> CheckOptions {
     var options = CheckOptions()
+    var faults = Faults()
+    var runsFaults = false
     var remaining = arguments[...]
     while let flag = remaining.popFirst() {
+      if flag == "--faults" {
+        runsFaults = true
+        continue
+      }
       guard let value = remaining.popFirst() else { throw ArgumentError(description: "\(flag) needs a value") }
       switch flag {
       case "--server": options.servers.append(try server(value))
-      case "--design":
-        guard let design = ServerOptions.Design(rawValue: value) else {
-          throw ArgumentError(description: "--design is shared or per-client, not \(value)")
-        }
-        options.design = design
       case "--clients": options.clients = try positive(value, for: flag)
       case "--topics": options.topics = try positive(value, for: flag)
       case "--events": options.events = try positive(value, for: flag)
-      case "--interval-ms": options.interval = .milliseconds(try positive(value, for: flag, allowingZero: true))
+      case "--publishers": options.publishers = try positive(value, for: flag)
+      case "--catch-up": options.catchUp = try positive(value, for: flag)
+      case "--retention-count": options.retentionCount = try positive(value, for: flag)
       case "--close-bound-ms": options.closeBound = .milliseconds(try positive(value, for: flag))
       case "--postgres-host": options.postgres.host = value
       case "--postgres-port": options.postgres.port = try positive(value, for: flag)
       case "--postgres-user": options.postgres.username = value
       case "--postgres-database": options.postgres.database = value
+      case "--restart-postgres": faults.restartPostgres = value
+      case "--stop-postgres": faults.stopPostgres = value
+      case "--start-postgres": faults.startPostgres = value
+      case "--outage-seconds": faults.outage = .seconds(try positive(value, for: flag))
+      case "--kill-server":
+        let parts = value.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2 else { throw ArgumentError(description: "--kill-server takes NAME=COMMAND") }
+        faults.killedServer = String(parts[0])
+        faults.killServer = String(parts[1])
       default: throw ArgumentError(description: "unknown option \(flag)")
       }
     }
     guard !options.servers.isEmpty else { throw ArgumentError(description: "no --server given") }
+    if runsFaults {
+      guard !faults.restartPostgres.isEmpty, !faults.stopPostgres.isEmpty, !faults.startPostgres.isEmpty,
+        !faults.killServer.isEmpty, options.servers.count >= 2
+      else {
+        throw ArgumentError(
+          description: "--faults needs --restart-postgres, --stop-postgres, --start-postgres, --kill-server and two "
+            + "servers")
+      }
+      options.faults = faults
+    }
     return options
   }
 

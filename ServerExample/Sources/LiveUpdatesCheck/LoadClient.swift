@@ -3,109 +3,136 @@ import LiveUpdates
 import Logging
 import Synchronization
 
-/// One WebSocket client: connects to a server's topic, records every text frame with the time it arrived, and
-/// leaves when asked, or at once when the server turns it away.
+/// One WebSocket client: subscribes to a topic on a server, records the id of every event frame with the time it
+/// arrived, and, when the server closes it or goes away, connects again (to the next server) with its last id, as a
+/// client that wants every event does. It leaves when asked, or when the server turns it away for good.
 final class LoadClient: Sendable {
-  struct Frame: Sendable {
-    let text: String
-    let arrival: ContinuousClock.Instant
+  struct Arrival: Sendable {
+    let id: Int
+    let time: ContinuousClock.Instant
   }
 
   private struct State {
-    var frames: [Frame] = []
-    var eventCount = 0
+    var arrivals: [Arrival] = []
+    /// The last event id received: what the client resumes after.
+    var lastID: Int?
+    /// The `last-id` of the first `subscribed` frame: the events after it are this client's to receive.
+    var startID: Int?
+    var serverIndex: Int
+    var connections = 0
+    var resets = 0
     var isStarted = false
-    var isUpgraded = false
     var isSubscribed = false
-    var isTurnedAway = false
+    var isLeaving = false
     var ended = false
     var failure: String?
   }
 
   let index: Int
-  let server: CheckOptions.Server
+  let servers: [CheckOptions.Server]
   let topic: TopicName
-  private let state = Mutex(State())
+  private let state: Mutex<State>
   private let leave: AsyncStream<Void>
   private let leaveContinuation: AsyncStream<Void>.Continuation
 
-  init(index: Int, server: CheckOptions.Server, topic: TopicName) {
+  /// - Parameters:
+  ///   - resumeAfter: Resume after this id on the first connection (as a client that was here before), instead of
+  ///     starting from the last id now.
+  init(index: Int, servers: [CheckOptions.Server], first serverIndex: Int, topic: TopicName, resumeAfter: Int? = nil) {
     self.index = index
-    self.server = server
+    self.servers = servers
     self.topic = topic
+    var initial = State(serverIndex: serverIndex)
+    initial.lastID = resumeAfter
+    initial.startID = resumeAfter
+    state = Mutex(initial)
     (leave, leaveContinuation) = AsyncStream.makeStream(of: Void.self)
   }
 
-  /// Connects and records frames until the server closes the connection, ``leaveTopic()`` is called, or the server
-  /// turns the client away: then the client closes, as the server expects it to.
+  /// Connects, and connects again after every close, until ``leaveTopic()``.
   func run(logger: Logger) async {
     state.withLock { $0.isStarted = true }
-    do {
-      try await WebSocketClient.connect(
-        url: "ws://\(server.host):\(server.port)/topics/\(topic)", logger: logger
-      ) { inbound, outbound, _ in
-        self.state.withLock { $0.isUpgraded = true }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-          group.addTask { [leave = self.leave] in
-            for await _ in leave {}
-            try await outbound.close(.normalClosure, reason: "done")
-          }
-          for try await message in inbound.messages(maxSize: 1 << 16) {
-            guard case .text(let text) = message else { continue }
-            self.record(text, at: .now)
-          }
-          group.cancelAll()
-        }
+    while !state.withLock({ $0.isLeaving }) {
+      let (server, lastID) = state.withLock { state in
+        state.connections += 1
+        return (servers[state.serverIndex % servers.count], state.lastID)
       }
-    } catch {
-      state.withLock { $0.failure = "\(error)" }
+      let query = lastID.map { "?last_id=\($0)" } ?? ""
+      do {
+        try await WebSocketClient.connect(
+          url: "ws://\(server.host):\(server.port)/topics/\(topic)\(query)", logger: logger
+        ) { inbound, outbound, _ in
+          try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [leave = self.leave] in
+              for await _ in leave {}
+              try await outbound.close(.normalClosure, reason: "done")
+            }
+            for try await message in inbound.messages(maxSize: 1 << 16) {
+              guard case .text(let text) = message else { continue }
+              self.record(text, at: .now)
+            }
+            group.cancelAll()
+          }
+        }
+      } catch {
+        state.withLock { $0.failure = "\(error)" }
+      }
+      if state.withLock({ $0.isLeaving }) { break }
+      // Closed by the server, or it went away: the next server, with the last id.
+      state.withLock { $0.serverIndex += 1 }
+      try? await Task.sleep(for: .milliseconds(200))
     }
     state.withLock { $0.ended = true }
   }
 
-  private func record(_ text: String, at arrival: ContinuousClock.Instant) {
-    let turnedAway = text.hasPrefix(#"{"kind":"unavailable""#)
-    state.withLock { state in
-      state.frames.append(Frame(text: text, arrival: arrival))
-      if text.hasPrefix(#"{"id":"#) {
-        state.eventCount += 1
-      } else if text.hasPrefix(#"{"kind":"subscribed""#) {
+  private func record(_ text: String, at time: ContinuousClock.Instant) {
+    if let id = eventID(of: text) {
+      state.withLock { state in
+        state.arrivals.append(Arrival(id: id, time: time))
+        state.lastID = id
+      }
+    } else if text.hasPrefix(#"{"kind":"subscribed""#) {
+      let lastID = number(after: #""last-id":"#, in: text)
+      state.withLock { state in
         state.isSubscribed = true
-      } else if turnedAway {
-        state.isTurnedAway = true
+        if state.startID == nil { state.startID = lastID }
+        if state.lastID == nil { state.lastID = lastID }
+      }
+    } else if text.hasPrefix(#"{"kind":"reset""#) {
+      let resumeAfter = number(after: #""resume-after":"#, in: text)
+      state.withLock { state in
+        state.resets += 1
+        state.lastID = resumeAfter
       }
     }
-    // A server that turns a client away waits for it to close once it has read why.
-    if turnedAway { leaveTopic() }
   }
 
-  /// Closes the connection.
+  /// Closes the connection and stops reconnecting.
   func leaveTopic() {
+    state.withLock { $0.isLeaving = true }
     leaveContinuation.finish()
   }
 
-  var frames: [Frame] { state.withLock { $0.frames } }
-  var eventCount: Int { state.withLock { $0.eventCount } }
+  var arrivals: [Arrival] { state.withLock { $0.arrivals } }
+  var eventCount: Int { state.withLock { $0.arrivals.count } }
+  var lastID: Int? { state.withLock { $0.lastID } }
+  var startID: Int? { state.withLock { $0.startID } }
+  var resets: Int { state.withLock { $0.resets } }
+  var connections: Int { state.withLock { $0.connections } }
   var isSubscribed: Bool { state.withLock { $0.isSubscribed } }
   var hasEnded: Bool { state.withLock { $0.ended } }
-  /// Subscribed, turned away, or gone: the server has answered.
-  var hasSettled: Bool { state.withLock { $0.isSubscribed || $0.isTurnedAway || $0.ended } }
   var failure: String? { state.withLock { $0.failure } }
-  /// Where the client is, for a client the server did not answer: not started, connecting, upgraded, or ended.
-  var progress: String {
-    state.withLock { state in
-      if state.ended { return "ended" + (state.failure.map { " (\($0))" } ?? "") }
-      if state.isTurnedAway { return "turned away" }
-      if state.isSubscribed { return "subscribed" }
-      if state.isUpgraded { return "upgraded, no frame yet" }
-      return state.isStarted ? "connecting" : "not started"
-    }
-  }
 }
 
-/// A frame as the check reads it, parsed after the run so that parsing costs nothing while latencies are measured.
-struct ParsedFrame: Decodable {
-  var kind: String
-  var id: Int?
-  var reason: String?
+/// The id of an event frame (`{"id":17,"event":…}`), or `nil` for a control frame.
+func eventID(of text: String) -> Int? {
+  let prefix = #"{"id":"#
+  guard text.hasPrefix(prefix) else { return nil }
+  return Int(text.dropFirst(prefix.count).prefix { $0.isNumber })
+}
+
+/// The integer that follows `key` in `text`, or 0.
+private func number(after key: String, in text: String) -> Int {
+  guard let range = text.range(of: key) else { return 0 }
+  return Int(text[range.upperBound...].prefix { $0.isNumber || $0 == "-" }) ?? 0
 }

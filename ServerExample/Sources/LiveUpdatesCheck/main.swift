@@ -12,20 +12,13 @@ do {
 var logger = Logger(label: "server-example check")
 logger.logLevel = .error
 
-let database: Database
 do {
-  database = try await Database.connect(options.postgres, logger: logger)
+  try await Database.with(options.postgres, logger: logger) { _ in }
 } catch {
-  print("not ok - cannot connect to PostgreSQL as \(options.postgres.username): \(String(reflecting: error))")
-  print("server-example: 0 passed, 1 failed")
+  say("not ok - cannot connect to PostgreSQL as \(options.postgres.username): \(String(reflecting: error))")
+  say("server-example: 0 passed, 1 failed")
   exit(1)
 }
-let check = Check(options: options, database: database, logger: logger)
-let report =
-  switch options.design {
-  case .shared: await check.runShared()
-  case .perClient: await check.runPerClient()
-  }
-try? await database.connection.close().get()
-print(report.summary)
+let report = await Check(options: options, logger: logger).run()
+say(report.summary)
 exit(report.failed == 0 ? 0 : 1)

@@ -37,7 +37,7 @@ import Testing
     }
   }
 
-  @Test func aPayloadLongerThanNotifyAcceptsIsRefusedBeforeDecoding() {
+  @Test func aPayloadLongerThanTheLimitIsRefusedBeforeDecoding() {
     let text = String(repeating: "x", count: TopicEvent.maximumPayloadSize)
     let payload = TopicEvent.posted(id: 1, text: text).json
     #expect(throws: DecodeFailure(reason: .other("payload of \(payload.utf8.count) bytes, more than 4000"))) {
@@ -45,11 +45,16 @@ import Testing
     }
   }
 
-  @Test func anUpdateCarriesTheEventAndTheFrameEncodedOnce() throws {
-    let update = try TopicUpdate(payload: #"{"text":"hi","kind":"edited","id":4}"#)
-    #expect(update == .event(.edited(id: 4, text: "hi"), frame: #"{"id":4,"kind":"edited","text":"hi"}"#))
-    #expect(update.frame == #"{"id":4,"kind":"edited","text":"hi"}"#)
-    #expect(TopicUpdate.eventsMissed.frame == ControlFrame.eventsMissed)
+  @Test func anEventFrameCarriesItsIdThenTheStoredPayload() throws {
+    struct Frame: Decodable, Equatable {
+      var id: Int
+      var event: TopicEvent
+    }
+    let payload = TopicEvent.edited(id: 4, text: "hi").json
+    let frame = TopicUpdate.frame(id: 17, payload: payload)
+    #expect(frame.hasPrefix(#"{"id":17,"#))
+    #expect(
+      try JSONDecoder().decode(Frame.self, from: Data(frame.utf8)) == Frame(id: 17, event: .edited(id: 4, text: "hi")))
   }
 
   @Test func controlFramesAreJSONWhoseKindNoEventHas() throws {
@@ -57,10 +62,22 @@ import Testing
       var kind: String
       var topic: String?
       var reason: String?
+      var lastID: Int?
+      var resumeAfter: Int?
+
+      enum CodingKeys: String, CodingKey {
+        case kind, topic, reason
+        case lastID = "last-id"
+        case resumeAfter = "resume-after"
+      }
     }
     let decode = { (text: String) in try JSONDecoder().decode(Control.self, from: Data(text.utf8)) }
-    #expect(try decode(ControlFrame.subscribed(to: TopicName("news")!)) == Control(kind: "subscribed", topic: "news"))
-    #expect(try decode(ControlFrame.eventsMissed) == Control(kind: "events-missed"))
+    #expect(
+      try decode(ControlFrame.subscribed(to: TopicName("news")!, after: 12))
+        == Control(kind: "subscribed", topic: "news", lastID: 12))
+    #expect(
+      try decode(ControlFrame.reset(TopicName("news")!, resumeAfter: 40))
+        == Control(kind: "reset", topic: "news", resumeAfter: 40))
     let reason = "sorry, \"too many\"\nclients \\ already"
     #expect(try decode(ControlFrame.unavailable(reason)) == Control(kind: "unavailable", reason: reason))
   }

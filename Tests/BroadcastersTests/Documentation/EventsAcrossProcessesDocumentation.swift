@@ -83,5 +83,105 @@ extension Documentation {
       for token in tokens { token.cancel() }
       #expect(await eventually { broker.liveSubscriptions == 0 })
     }
+
+    /// A stream broker's surface (Redis Streams, NATS JetStream): one connection carries subscriptions to any number
+    /// of streams, each entry with an id. The test appends entries and drops the connection.
+    final class StreamBroker: Sendable {
+      final class Connection: Sendable {
+        let subscriptions = LockedState<[String: @Sendable (StreamEntry) -> Void]>([:])
+        let ended = LockedState<[CheckedContinuation<Void, Never>]?>([])
+
+        func subscribe(_ stream: String, _ deliver: @escaping @Sendable (StreamEntry) -> Void) async throws {
+          subscriptions.withLock { $0[stream] = deliver }
+        }
+
+        func unsubscribe(_ stream: String) async throws {
+          _ = subscriptions.withLock { $0.removeValue(forKey: stream) }
+        }
+
+        func closed() async {
+          await withCheckedContinuation { continuation in
+            let endedAlready = ended.withLock { waiters -> Bool in
+              guard waiters != nil else { return true }
+              waiters?.append(continuation)
+              return false
+            }
+            if endedAlready { continuation.resume() }
+          }
+        }
+
+        func close() {
+          for waiter in ended.withLock({ replacing(&$0, with: nil) }) ?? [] { waiter.resume() }
+        }
+      }
+
+      let connections = LockedState<[Connection]>([])
+
+      func connect() async throws -> Connection {
+        let connection = Connection()
+        connections.withLock { $0.append(connection) }
+        return connection
+      }
+
+      func append(_ entry: StreamEntry, to stream: String) {
+        let deliver = connections.withLock { $0.last }?.subscriptions.withLock { $0[stream] }
+        deliver?(entry)
+      }
+
+      var subscribedStreams: Set<String> {
+        guard let last = connections.withLock({ $0.last }) else { return [] }
+        return Set(last.subscriptions.withLock { $0.keys })
+      }
+    }
+
+    struct StreamEntry: Sendable, Equatable {
+      var id: Int
+      var text: String
+    }
+
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+    @Test func oneStreamConnectionCarriesEveryKeyThroughAKeyedSource() async {
+      let broker = StreamBroker()
+      // snippet: across-processes-keyed-source
+      struct StreamUpstream: KeyedUpstream {
+        let broker: StreamBroker
+
+        func openSession() async throws -> StreamBroker.Connection {
+          try await broker.connect()
+        }
+
+        func attach(_ stream: String, to connection: StreamBroker.Connection, emitting sink: EventSink<StreamEntry>)
+          async throws
+        {
+          try await connection.subscribe(stream) { entry in sink.send(entry) }
+        }
+
+        func detach(_ stream: String, from connection: StreamBroker.Connection) async throws {
+          try await connection.unsubscribe(stream)
+        }
+
+        func waitForEnd(of connection: StreamBroker.Connection) async throws {
+          await connection.closed()
+        }
+
+        func closeSession(_ connection: StreamBroker.Connection) async {
+          connection.close()
+        }
+      }
+      let streams = KeyedSource(upstream: StreamUpstream(broker: broker))
+      let orders = streams.broadcaster(for: "orders")
+      let invoices = streams.broadcaster(for: "invoices")
+      // end-snippet
+      let received = Log<StreamEntry>()
+      let tokens = [orders.subscribe { received.append($0) }, invoices.subscribe { _ in }]
+      #expect(await eventually { streams.statistics.isConnected && streams.statistics.attachedKeys == 2 })
+      #expect(broker.subscribedStreams == ["orders", "invoices"])
+      #expect(broker.connections.withLock { $0.count } == 1)
+      broker.append(StreamEntry(id: 1, text: "first"), to: "orders")
+      #expect(received.elements == [StreamEntry(id: 1, text: "first")])
+      for token in tokens { token.cancel() }
+      #expect(await eventually { streams.statistics.openSessions == 0 })
+      #expect(broker.subscribedStreams.isEmpty)
+    }
   }
 }

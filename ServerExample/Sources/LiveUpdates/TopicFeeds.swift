@@ -1,0 +1,147 @@
+import Broadcasters
+import EventBus
+import Logging
+import Synchronization
+
+/// The topics of one process: one LISTEN connection for all of them (a ``/Broadcasters/KeyedSource`` over
+/// ``ListenUpstream``), and per topic a feed that turns committed ids into events read from the table, once per
+/// process, in id order, for every client of the topic in this process.
+///
+/// A topic's feed connects with its first client and disconnects after its last; its LISTEN follows. At most ``limit``
+/// topics are kept.
+public final class TopicFeeds: Sendable {
+  /// The most topics a process serves.
+  public static let limit = 10_000
+
+  private let listens: KeyedSource<ListenUpstream>
+  private let feeds = Mutex<[TopicName: Broadcaster<TopicUpdate>]>([:])
+  private let store: EventStore
+  private let statistics: ServerStatistics
+  private let logger: Logger
+
+  public init(
+    process: String, postgres: PostgresSettings, store: EventStore, statistics: ServerStatistics, logger: Logger
+  ) {
+    let upstream = ListenUpstream(
+      configuration: postgres.configuration(applicationName: "live-updates \(process) listen"),
+      statistics: statistics, logger: logger)
+    listens = KeyedSource(
+      upstream: upstream, backoff: ReconnectBackoff(initial: .milliseconds(100), maximum: .seconds(2))
+    ) { change in
+      switch change {
+      case .connected(let afterLoss): if afterLoss { statistics.update { $0.reconnects += 1 } }
+      case .lost: statistics.update { $0.connectionLosses += 1 }
+      case .attemptFailed: break
+      }
+      logger.info("LISTEN connection: \(change)")
+    }
+    self.store = store
+    self.statistics = statistics
+    self.logger = logger
+  }
+
+  /// The feed of `topic`, made on first use; `nil` when the process already serves ``limit`` topics.
+  public func feed(for topic: TopicName) -> Broadcaster<TopicUpdate>? {
+    feeds.withLock { feeds in
+      if let feed = feeds[topic] { return feed }
+      guard feeds.count < Self.limit else { return nil }
+      let signals = listens.broadcaster(for: topic)
+      signals.onDecodeFailure = { [statistics, logger] failure in
+        statistics.update { $0.decodeFailures += 1 }
+        logger.warning("dropped a notification, delivered to nobody: \(failure)")
+      }
+      let feed = Broadcaster(source: TopicFeedSource(topic: topic, signals: signals, store: store, logger: logger))
+      feeds[topic] = feed
+      return feed
+    }
+  }
+
+  /// The LISTEN connection's state: its topics, losses and reconnects.
+  public var listenStatistics: KeyedSourceStatistics {
+    listens.statistics
+  }
+}
+
+/// A topic's feed in one process: subscribed to the topic's LISTEN signals while it has clients, it reads each
+/// committed event from the table once and sends it on, in id order; when the LISTEN is (again) in place, it reads
+/// what was committed meanwhile, then tells clients the last id, so that those who stand before it catch up.
+struct TopicFeedSource: EventSource {
+  struct Connection: Sendable {
+    let subscription: EventSubscription
+    let reader: Task<Void, Never>
+  }
+
+  let topic: TopicName
+  let signals: Broadcaster<TopicSignal>
+  let store: EventStore
+  let logger: Logger
+
+  func start(emitting sink: EventSink<TopicUpdate>) -> Connection {
+    let (stream, continuation) = AsyncStream.makeStream(of: TopicSignal.self)
+    // The highest id notified so far: one read covers every id notified while the previous read ran, instead of one
+    // read per notification queued behind it.
+    let highestNotified = HighestID()
+    let subscription = signals.subscribe { signal in
+      if case .committed(let id) = signal { highestNotified.raise(to: id) }
+      continuation.yield(signal)
+    }
+    let reader = Task { [topic, store, logger] in
+      var lastRead: Int?
+      for await signal in stream {
+        do {
+          switch signal {
+          case .listening:
+            let last = try await store.lastID(of: topic)
+            if let from = lastRead, from < last {
+              lastRead = try await Self.send(topic, after: from, through: last, from: store, to: sink)
+            }
+            lastRead = max(lastRead ?? last, last)
+            sink.send(.checkpoint(lastID: last))
+          case .committed:
+            // Before the first `listening` of this connection the feed does not know where it stands; the
+            // `listening` that follows covers this id.
+            let through = highestNotified.value
+            guard let from = lastRead, through > from else { continue }
+            lastRead = try await Self.send(topic, after: from, through: through, from: store, to: sink)
+          }
+        } catch {
+          // The table cannot be read now: clients catch up at the next signal, or when they resume.
+          logger.warning("could not read \(topic)'s events: \(describe(error))")
+        }
+      }
+    }
+    return Connection(subscription: subscription, reader: reader)
+  }
+
+  func stop(_ connection: Connection) {
+    connection.subscription.cancel()
+    connection.reader.cancel()
+  }
+
+  /// Reads the events of `topic` in `(from, last]` and sends them; returns the last id sent (`from` if none).
+  private static func send(
+    _ topic: TopicName, after from: Int, through last: Int, from store: EventStore, to sink: EventSink<TopicUpdate>
+  ) async throws -> Int {
+    var position = from
+    while position < last {
+      let rows = try await store.events(of: topic, after: position, through: last)
+      guard let final = rows.last else { break }
+      for row in rows {
+        sink.send(.event(id: row.id, frame: TopicUpdate.frame(id: row.id, payload: row.payload)))
+      }
+      position = final.id
+    }
+    return max(position, from)
+  }
+}
+
+/// The highest id seen, shared by the handler that sees ids and the reader that reads up to it.
+final class HighestID: Sendable {
+  private let highest = Mutex(0)
+
+  func raise(to id: Int) {
+    highest.withLock { $0 = max($0, id) }
+  }
+
+  var value: Int { highest.withLock { $0 } }
+}
