@@ -58,11 +58,11 @@ public final class Output<Event: Sendable>: Sendable {
     latch = initial.subscribers.latch
     round = initial.subscribers.round
     state = LockedState(initial)
-    LiveObjects.created("Output", for: Event.self)
+    LiveObjects.created("Output", for: Event.self, object: ObjectIdentifier(self))
   }
 
   deinit {
-    LiveObjects.destroyed("Output", for: Event.self)
+    LiveObjects.destroyed("Output", for: Event.self, object: ObjectIdentifier(self))
   }
 
   /// Delivers `event` to every subscriber.
