@@ -2,8 +2,8 @@
 ///
 /// A subscription whose token was never cancelled, an output kept by a closure, a broadcaster left connected: each
 /// keeps objects of the library alive, and the check names them, with their event type and where they were
-/// subscribed. In Swift Testing, put the ``LeakCheckTrait/checksForLeaks`` trait on a test or suite; in XCTest, call
-/// `assertNoLeakedEventBusObjects(during:)`; both use ``report(during:)-(()->Void)``.
+/// subscribed. In Swift Testing, put the `.checksForLeaks` trait (``LeakCheckTrait``) on a test or suite; in XCTest, call
+/// `assertNoLeakedEventBusObjects(during:)`; both use ``report(waitingUpTo:isolation:during:)``.
 ///
 /// The check counts objects created by the code's task and the tasks it starts (not `Task.detached`, nor threads of
 /// its own), so tests running in parallel do not see each other's. When the code returns, the asynchronous check waits
@@ -16,7 +16,7 @@
 /// dependency in your package's manifest:
 ///
 /// ```text
-/// .package(url: "https://github.com/…/EventBus.git", from: "…", traits: ["LiveObjects"]),
+/// .package(url: "https://github.com/eventbus/EventBus.git", branch: "main", traits: ["LiveObjects"]),
 /// ```
 ///
 /// Without it, ``isCountingEnabled`` is `false` and every report says the check could not run, and the trait and

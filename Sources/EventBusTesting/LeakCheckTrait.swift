@@ -9,7 +9,7 @@ import Testing
 /// @Suite(.checksForLeaks) struct ProfileTests { … }   // every test of the suite
 /// ```
 ///
-/// Each test case runs inside ``LeakCheck/report(during:)``; the issue it records lists what leaked. In a
+/// Each test case runs inside ``LeakCheck/report(waitingUpTo:isolation:during:)``; the issue it records lists what leaked. In a
 /// build that does not count live objects the test fails with a message saying how to turn counting on (see
 /// ``LeakCheck``).
 public struct LeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
