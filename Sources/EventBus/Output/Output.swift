@@ -37,6 +37,11 @@ public final class Output<Event: Sendable>: Sendable {
     @usableFromInline var machine: Machine
     /// The lanes of the subscribers delivered on a queue or the main actor, one per queue.
     var lanes: [WeakLane] = []
+    #if DEBUG
+      /// Where `bind(to:)` started the view model whose output this is: a recorder created later may have missed
+      /// what `start()` sent, and says so.
+      var bindingStart: CallSite?
+    #endif
   }
 
   /// How many past events a new subscriber receives before the live ones.
