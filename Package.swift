@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "EventBus", targets: ["EventBus"]),
     .library(name: "Broadcasters", targets: ["Broadcasters"]),
+    // For test targets only: the leak check and the recorder. It links Testing and XCTest, never an app.
+    .library(name: "EventBusTesting", targets: ["EventBusTesting"]),
     .executable(name: "Bench", targets: ["Bench"]),
   ],
   traits: [
@@ -26,6 +28,7 @@ let package = Package(
     // The atomic compare-and-swap of `Output`'s lock-free send, for every platform the package supports.
     .target(name: "CEventBusAtomics"),
     .target(name: "Broadcasters", dependencies: ["EventBus"]),
+    .target(name: "EventBusTesting", dependencies: ["EventBus"]),
     .executableTarget(
       name: "Bench",
       dependencies: [
@@ -49,7 +52,8 @@ let package = Package(
     // What the test targets share: running threads together, with a watchdog, taking turns across targets.
     .target(name: "EventBusTestSupport", dependencies: ["EventBus"], path: "Tests/TestSupport"),
     .testTarget(name: "EventBusTests", dependencies: ["EventBus", "EventBusTestSupport"]),
-    .testTarget(name: "BroadcastersTests", dependencies: ["Broadcasters", "EventBusTestSupport"]),
+    .testTarget(name: "BroadcastersTests", dependencies: ["Broadcasters", "EventBusTesting", "EventBusTestSupport"]),
+    .testTarget(name: "EventBusTestingTests", dependencies: ["EventBusTesting", "Broadcasters", "EventBusTestSupport"]),
     .testTarget(name: "BenchTests", dependencies: ["Bench", "BenchHarness"]),
   ]
 )

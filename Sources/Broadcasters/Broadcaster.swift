@@ -61,7 +61,7 @@ public final class Broadcaster<Event: Sendable>: EventStream, Sendable {
     fanOut.output.setMembershipObserver { [weak self] in
       self?.reconcile()
     }
-    LiveObjects.created("Broadcaster", for: Event.self)
+    LiveObjects.created("Broadcaster", for: Event.self, object: ObjectIdentifier(self))
   }
 
   deinit {
@@ -70,7 +70,7 @@ public final class Broadcaster<Event: Sendable>: EventStream, Sendable {
       fanOut.closeConnection()
       stop()
     }
-    LiveObjects.destroyed("Broadcaster", for: Event.self)
+    LiveObjects.destroyed("Broadcaster", for: Event.self, object: ObjectIdentifier(self))
   }
 
   /// Whether the source is started: `true` from when its `start` returned until the broadcaster decides to stop it.

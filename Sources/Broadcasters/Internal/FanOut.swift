@@ -18,25 +18,34 @@ final class FanOut<Event: Sendable>: Sendable {
   private let state = LockedState(State())
 
   init() {
-    LiveObjects.created("Broadcaster.FanOut", for: Event.self)
+    LiveObjects.created("Broadcaster.FanOut", for: Event.self, object: ObjectIdentifier(self))
   }
 
   deinit {
-    LiveObjects.destroyed("Broadcaster.FanOut", for: Event.self)
+    LiveObjects.destroyed("Broadcaster.FanOut", for: Event.self, object: ObjectIdentifier(self))
   }
 
   /// Opens a new connection and returns its identifier; its sink delivers until ``closeConnection()``.
   func openConnection() -> UInt64 {
-    state.withLock { state in
+    let connection = state.withLock { state in
       state.lastConnection += 1
       state.liveConnection = state.lastConnection
       return state.liveConnection
     }
+    // One connection at most is open at a time, so the fan-out names it for a leak check.
+    LiveObjects.created("Broadcaster.Connection", for: Event.self, object: ObjectIdentifier(self))
+    return connection
   }
 
   /// Makes the live connection's sink ignore everything from now on.
   func closeConnection() {
-    state.withLock { $0.liveConnection = 0 }
+    let wasOpen = state.withLock { state in
+      defer { state.liveConnection = 0 }
+      return state.liveConnection != 0
+    }
+    if wasOpen {
+      LiveObjects.destroyed("Broadcaster.Connection", for: Event.self, object: ObjectIdentifier(self))
+    }
   }
 
   func send(_ event: Event, from connection: UInt64) {

@@ -2,6 +2,7 @@
 
 extension Output: EntryOwner {
   func add(_ entry: EventEntry, at location: CallSite) {
+    LiveObjects.subscribed("Output.Entry", object: ObjectIdentifier(entry), at: location)
     guard replayCount == 0 else { return addReplaying(entry, at: location) }
     let change = state.withLock { $0.subscribers.add(entry, at: location) }
     if change.shouldPrune {

@@ -32,11 +32,11 @@ extension Output {
     init(route: EntryRoute) {
       self.route = route
       super.init()
-      LiveObjects.created("Output.Entry", for: Event.self)
+      LiveObjects.created("Output.Entry", for: Event.self, object: ObjectIdentifier(self))
     }
 
     deinit {
-      LiveObjects.destroyed("Output.Entry", for: Event.self)
+      LiveObjects.destroyed("Output.Entry", for: Event.self, object: ObjectIdentifier(self))
     }
 
     /// Delivers `event` now on this thread. Returns `false` when the target is gone for good.

@@ -37,6 +37,11 @@ public final class Output<Event: Sendable>: Sendable {
     @usableFromInline var machine: Machine
     /// The lanes of the subscribers delivered on a queue or the main actor, one per queue.
     var lanes: [WeakLane] = []
+    #if DEBUG
+      /// Where `bind(to:)` started the view model whose output this is: a recorder created later may have missed
+      /// what `start()` sent, and says so.
+      var bindingStart: CallSite?
+    #endif
   }
 
   /// How many past events a new subscriber receives before the live ones.
@@ -58,11 +63,11 @@ public final class Output<Event: Sendable>: Sendable {
     latch = initial.subscribers.latch
     round = initial.subscribers.round
     state = LockedState(initial)
-    LiveObjects.created("Output", for: Event.self)
+    LiveObjects.created("Output", for: Event.self, object: ObjectIdentifier(self))
   }
 
   deinit {
-    LiveObjects.destroyed("Output", for: Event.self)
+    LiveObjects.destroyed("Output", for: Event.self, object: ObjectIdentifier(self))
   }
 
   /// Delivers `event` to every subscriber.

@@ -1,6 +1,7 @@
 import Broadcasters
 import EventBus
 import EventBusTestSupport
+import EventBusTesting
 import Foundation
 import Testing
 

@@ -259,4 +259,33 @@ extension BindingTests {
     output.send(.swiped(1))
     #expect(viewModel.received == [.tapped])
   }
+
+  @Test func aRecorderMadeAfterBindingSaysItMissedWhatStartSent() {
+    let view = CounterView()
+    let viewModel = CounterViewModel()
+    var late: EventRecorder<ViewModelEvent>?
+    var bindLine = 0
+    let warnings = DebugWarnings.capturing {
+      bindLine = #line + 1
+      view.bind(to: viewModel)
+      late = EventRecorder(viewModel.output)
+    }
+    #expect(late?.events == [])
+    #expect(warnings.count == 1)
+    let start = "EventBusTests/BindingTests.swift:\(bindLine): it does not have what start() sent"
+    #expect(warnings.first?.contains("whose view model bind(to:) already started, at \(start)") == true)
+    #expect(warnings.first?.contains("Create the recorder before bind(to:).") == true)
+  }
+
+  @Test func aRecorderMadeBeforeBindingRecordsWhatStartSentAndSaysNothing() {
+    let view = CounterView()
+    let viewModel = CounterViewModel()
+    var recorder: EventRecorder<ViewModelEvent>?
+    let warnings = DebugWarnings.capturing {
+      recorder = EventRecorder(viewModel.output)
+      view.bind(to: viewModel)
+    }
+    #expect(warnings.isEmpty)
+    #expect(recorder?.events == [.title("Counter")])
+  }
 }

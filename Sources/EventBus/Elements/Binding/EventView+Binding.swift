@@ -24,6 +24,10 @@ extension EventView {
   /// directions and released by the view, the new one is connected and started, and `setupBindings()`, which
   /// already ran, is not called again. A view model drives one view; give each view its own.
   ///
+  /// In a test, create an ``EventRecorder`` of the view model's output before binding: `start()` runs inside this
+  /// call, and what it sends reaches only the subscribers already there. In a debug build, a recorder created on the
+  /// output after the binding started it writes an `EventBus warning:` line saying so.
+  ///
   /// - Parameters:
   ///   - viewModel: The view model, or an ``AnyEventViewModel`` wrapping one.
   ///   - fileID: The file of the call, for `debugDescription`; leave the default, and `line`'s.
@@ -50,6 +54,9 @@ extension EventView {
     if isFirstBinding {
       setupBindings()
     }
+    #if DEBUG
+      binding.output.noteBindingStart(at: CallSite(fileID: fileID, line: line))
+    #endif
     binding.start()
   }
 }

@@ -17,6 +17,10 @@
 /// #expect(await recorder.waitForEvents(count: 1, timeout: 2))
 /// ```
 ///
+/// Create the recorder before the code under test sends: it records what is sent from then on. A recorder created on
+/// the output of a view model that ``EventView/bind(to:fileID:line:)`` has already started has missed what `start()`
+/// sent; in a debug build it writes an `EventBus warning:` line that says so.
+///
 /// The recorder subscribes itself as a responder: recording ends when it is released, or when the
 /// ``ResponderSubscription`` returned by ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` is cancelled. One
 /// recorder can record from several streams into one list. Every method may be called from any thread.
@@ -79,7 +83,9 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> ResponderSubscription {
-    stream._subscribe(self, on: context, at: CallSite(fileID: fileID, line: line)) { recorder, event in
+    let site = CallSite(fileID: fileID, line: line)
+    Self.warnIfLate(recordingFrom: stream, at: site)
+    return stream._subscribe(self, on: context, at: site) { recorder, event in
       recorder.handle(event: event)
     }
   }
@@ -93,10 +99,26 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> ResponderSubscription {
-    stream._subscribe(self, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line)) {
-      recorder, event in
+    let site = CallSite(fileID: fileID, line: line)
+    Self.warnIfLate(recordingFrom: stream, at: site)
+    return stream._subscribe(self, on: DeliveryContext(kind: .mainActor), at: site) { recorder, event in
       recorder.handle(event: event)
     }
+  }
+
+  /// Debug builds: warns when `stream` is the output of a view model that `bind(to:)` has already started, so the
+  /// recording may lack what `start()` sent. Release builds: nothing.
+  private static func warnIfLate<Stream: EventStream<Event>>(recordingFrom stream: Stream, at site: CallSite) {
+    #if DEBUG
+      guard let output = stream as? Output<Event>, output.replayCount == 0, let start = output.bindingStart else {
+        return
+      }
+      DebugWarnings.emit(
+        "EventBus warning: the EventRecorder made at \(site) records an output whose view model bind(to:) already "
+          + "started, at \(start): it does not have what start() sent. Create the recorder before bind(to:). "
+          + "(Debug builds only.)",
+        about: site)
+    #endif
   }
 
   /// The recorded events, oldest first.

@@ -54,7 +54,7 @@ final class DeliveryLane<Event: Sendable> {
   init(queue: DispatchQueue, runsInlineOnMainQueue: Bool) {
     self.queue = queue
     self.runsInlineOnMainQueue = runsInlineOnMainQueue
-    LiveObjects.created("DeliveryLane", for: Event.self)
+    LiveObjects.created("DeliveryLane", for: Event.self, object: ObjectIdentifier(self))
     drainBlock = { [unowned(unsafe) self] in
       self.drain()
       Unmanaged.passUnretained(self).release()
@@ -75,7 +75,7 @@ final class DeliveryLane<Event: Sendable> {
     items.free(of: Event.self)
     spare.free(of: Event.self)
     held.free()
-    LiveObjects.destroyed("DeliveryLane", for: Event.self)
+    LiveObjects.destroyed("DeliveryLane", for: Event.self, object: ObjectIdentifier(self))
   }
 
   /// `main`, or `queue` and its label, for `debugDescription`.

@@ -1,0 +1,177 @@
+import Broadcasters
+import EventBusTestSupport
+import EventBusTesting
+import Foundation
+import Testing
+
+// The code of TestingWithEventBus.md: a quote screen with a timer, a repository that reconnects and a coordinator,
+// tested with the leak check, the recorder's waits and a clock moved by hand.
+
+// The leak check needs a build that counts live objects.
+@Suite(.countsLiveObjects) struct TestingWithEventBusDocumentation {
+  // snippet: testing-eventbus-repository
+  /// Connects to the quote feed, calls `connected()`, forwards quotes to `sink` until the connection ends.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  typealias Feed = @Sendable (ReconnectingSource<Double>.Session) async throws -> Void
+
+  /// Quotes from a feed that may drop: one connection for every subscriber, reconnecting after a backoff that waits on
+  /// `clock`.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  final class QuoteRepository: Sendable {
+    let quotes: Broadcaster<Double>
+
+    init(clock: some Clock<Duration> = ContinuousClock(), feed: @escaping Feed) {
+      let backoff = ReconnectBackoff(initial: .seconds(1), maximum: .seconds(30), jitter: 0)
+      quotes = Broadcaster(source: ReconnectingSource(backoff: backoff, clock: clock, session: feed))
+    }
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-view-model
+  /// The quote screen's view model: shows each new quote, and every 10 seconds of `clock`'s time has its view show
+  /// how old the quote is.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  final class QuoteViewModel {
+    enum Event: Sendable, Equatable {
+      case quote(Double)
+      case ageCheck
+    }
+
+    let output = Output<Event>()
+    private let repository: QuoteRepository
+    private let ticks: Broadcaster<Date>
+    private var subscriptions: [EventSubscription] = []
+
+    init(repository: QuoteRepository, clock: some Clock<Duration> = ContinuousClock()) {
+      self.repository = repository
+      ticks = Broadcaster(source: TimerSource(every: .seconds(10), clock: clock))
+    }
+
+    func start() {
+      subscriptions = [
+        repository.quotes.subscribe { [output] quote in output.send(.quote(quote)) },
+        ticks.subscribe { [output] _ in output.send(.ageCheck) },
+      ]
+    }
+
+    func stop() {
+      for subscription in subscriptions {
+        subscription.cancel()
+      }
+      subscriptions = []
+    }
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-coordinator
+  /// Opens the quote screen and closes it, ending everything the screen started.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  final class QuoteCoordinator {
+    private let makeScreen: () -> QuoteViewModel
+    private(set) var screen: QuoteViewModel?
+
+    init(repository: QuoteRepository, clock: some Clock<Duration> = ContinuousClock()) {
+      makeScreen = { QuoteViewModel(repository: repository, clock: clock) }
+    }
+
+    /// Makes the screen's view model; its view starts it once bound.
+    func showQuotes() -> QuoteViewModel {
+      let viewModel = makeScreen()
+      screen = viewModel
+      return viewModel
+    }
+
+    func close() {
+      screen?.stop()
+      screen = nil
+    }
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-feeds
+  struct FeedDown: Error {}
+
+  /// Counts a feed's sessions.
+  actor Attempts {
+    private(set) var count = 0
+
+    func next() -> Int {
+      count += 1
+      return count
+    }
+  }
+
+  /// A feed that connects, sends `quotes`, and stays connected until its broadcaster lets it go.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  static func steadyFeed(sending quotes: [Double]) -> Feed {
+    { session in
+      session.connected()
+      for quote in quotes {
+        session.sink.send(quote)
+      }
+      try await Task.sleep(for: .seconds(86_400))
+    }
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-timer-test
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(.checksForLeaks) func theScreenChecksTheQuotesAgeEveryTenSecondsOfTheClock() async {
+    let clock = ManualClock()
+    let coordinator = QuoteCoordinator(repository: QuoteRepository(feed: Self.steadyFeed(sending: [])), clock: clock)
+    let viewModel = coordinator.showQuotes()
+    let recorder = EventRecorder(viewModel.output)
+    viewModel.start()
+
+    await clock.waitUntil(sleeperCount: 1)  // the timer is asleep until 10 s
+    clock.advance(by: .seconds(9))
+    #expect(recorder.events.isEmpty)
+    clock.advance(by: .seconds(1))
+
+    #expect(await recorder.waitForEvents(count: 1, timeout: 5))
+    #expect(recorder.events == [.ageCheck])
+    coordinator.close()
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-reconnect-test
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(.checksForLeaks) func aFeedThatFailsIsTriedAgainTwoSecondsOfTheClockLater() async {
+    let clock = ManualClock()
+    let attempts = Attempts()
+    let repository = QuoteRepository(clock: clock) { session in
+      guard await attempts.next() > 1 else { throw FeedDown() }  // the first attempt fails
+      try await Self.steadyFeed(sending: [1.5])(session)
+    }
+    let coordinator = QuoteCoordinator(repository: repository, clock: clock)
+    let viewModel = coordinator.showQuotes()
+    let recorder = EventRecorder(viewModel.output)
+    viewModel.start()
+
+    await clock.waitUntil(sleeperCount: 2)  // the timer, and the backoff after the failed attempt
+    #expect(clock.deadlines == [.seconds(2), .seconds(10)])
+    clock.advance(by: .seconds(2))
+
+    #expect(await recorder.waitForEvents(count: 1, timeout: 5))
+    #expect(recorder.events == [.quote(1.5)])
+    #expect(await attempts.count == 2)
+    coordinator.close()
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-leak-found
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test func aScreenThatIsNeverClosedLeaksItsSubscriptions() async {
+    let clock = ManualClock()
+    let coordinator = QuoteCoordinator(repository: QuoteRepository(feed: Self.steadyFeed(sending: [])), clock: clock)
+    var viewModel: QuoteViewModel?
+    let report = await LeakCheck.report(waitingUpTo: 0.1) {
+      viewModel = coordinator.showQuotes()
+      viewModel?.start()
+    }  // the coordinator never closes the screen
+    #expect(report.leakedObjects.contains { $0.kind == "Output.Entry" && $0.eventType.hasSuffix(".Date") })
+    coordinator.close()
+    viewModel = nil
+  }
+  // end-snippet
+}
