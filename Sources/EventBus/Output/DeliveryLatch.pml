@@ -58,7 +58,7 @@
  *   takeIdleOrMarkWorkQueued  `DeliveryLatch.takeIdleOrMarkWorkQueued(settingTo:)`, the compare-and-swap loop behind
  *                             `claimOrMarkWorkQueued` and `beginChangingEntries`.
  *   deliverRound              the loop of `Output.deliver(_:to:in:)`: an entry marked `isSkipped` is passed over; a
- *                             responder entry whose responder is gone (`ResponderEntry.deliverNow` returns false) is
+ *                             responder entry whose responder is gone (`ResponderEntry.deliver` returns false) is
  *                             marked `isDead`, and the round returns `deadFound`; a queued entry hands the event to its
  *                             lane (`QueuedHandlerEntry.receive(_:in:)` -> `DeliveryLane.receive(_:for:in:)`).
  *   finishRound               `DeliveryStateMachine.finishRound(deadFound:by:subscribers:)` under the lock: first

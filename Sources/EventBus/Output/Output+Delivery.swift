@@ -6,8 +6,9 @@ extension Output {
   /// The hot loop of the library, inlined into the caller's module and specialised for its event type. Two choices
   /// keep it near a hand-written loop over weak references (measured in Benchmarks/METHODOLOGY.md):
   /// - `entries` holds every entry for the whole loop, so each entry is borrowed rather than retained and released.
-  /// - An entry delivered immediately is read here and its handler called from here, chosen by its `route`, rather
-  ///   than through a virtual call into the entry. Queued entries, rare and costly anyway, still take that call.
+  /// - A token-owned entry delivered immediately is read here and its handler called from here, chosen by its
+  ///   `route`, rather than through a virtual call into the entry. A responder entry is generic over its responder's
+  ///   type, so it keeps the handler as written, with nothing allocated to erase the type: one virtual call.
   @inlinable @inline(__always)
   static func deliver(
     _ event: Event, to entries: UnsafeBufferPointer<Entry?>, in round: RoundEntries,
@@ -28,7 +29,7 @@ extension Output {
         guard !entry.isSkipped(holder) else { return }
         switch entry.route {
         case .responder:
-          if !unsafeDowncast(entry, to: ResponderEntry.self).deliverNow(event) {
+          if !entry.deliver(event) {
             entry.markDead(holder)
             deadFound = true
           }

@@ -2,7 +2,8 @@
 /// instead of making a virtual call into the entry first.
 @usableFromInline
 enum EntryRoute: UInt8 {
-  /// A responder-owned subscription delivered immediately (`Output.ResponderEntry`).
+  /// A responder-owned subscription delivered immediately (`Output.ResponderEntry`), through a virtual call: the
+  /// entry is generic over its responder's type.
   case responder
   /// A token-owned subscription delivered immediately (`Output.HandlerEntry`).
   case handler
@@ -42,6 +43,7 @@ extension Output {
     /// Delivers `event` now on this thread. Returns `false` when the target is gone for good.
     ///
     /// The base entry has no target; subclasses deliver to a handler or a responder.
+    @usableFromInline
     func deliver(_ event: Event) -> Bool { false }
 
     /// Hands `event`, of a replay window, to the delivery context: delivers it now, or queues it for this entry
@@ -102,30 +104,19 @@ extension Output {
 
   /// A responder-owned subscription's entry, delivered immediately: holds the responder weakly.
   ///
-  /// Not generic over the responder's type, so the delivery loop, which knows only the event type, reads the
-  /// responder and calls the handler itself (see `erasingResponderType(of:)`).
-  @usableFromInline
-  final class ResponderEntry: EventEntry {
-    @usableFromInline
-    weak let responder: AnyObject?
-    /// Called only with `responder`, so the responder it is given is always of the type it was written for.
-    @usableFromInline
-    let handler: @Sendable (AnyObject, Event) -> Void
+  /// Generic over the responder's type, so it keeps the handler as it was written, with no wrapper to allocate: the
+  /// delivery loop, which knows only the event type, reaches it through ``EventEntry/deliver(_:)``.
+  final class ResponderEntry<Responder: AnyObject & Sendable>: EventEntry {
+    weak let responder: Responder?
+    let handler: @Sendable (Responder, Event) -> Void
 
-    init<Responder: AnyObject & Sendable>(
-      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void
-    ) {
+    init(_ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void) {
       self.responder = responder
-      self.handler = Output.erasingResponderType(of: handler)
+      self.handler = handler
       super.init(route: .responder)
     }
 
     override func deliver(_ event: Event) -> Bool {
-      deliverNow(event)
-    }
-
-    @inlinable @inline(__always)
-    func deliverNow(_ event: Event) -> Bool {
       // Once the responder's deinit has begun, the weak reference reads nil (G4).
       guard let responder else { return false }
       handler(responder, event)
@@ -138,7 +129,7 @@ extension Output {
   }
 
   /// A responder entry's target, for `debugDescription`.
-  static func describe(responder: AnyObject?) -> String {
+  static func describe(responder: (some AnyObject)?) -> String {
     responder.map { "responder \(type(of: $0))" } ?? "responder (deinitialised)"
   }
 
