@@ -240,7 +240,7 @@ inline writeRoundList(me, list) {
 }
 
 /* A round: `event` to every entry of `list`, with no lock held, in two steps: it starts, then it runs the loop of
-   `Output.deliver(_:to:in:)` and ends. A responder entry whose responder is gone (`ResponderEntry.deliverNow` returns
+   `Output.deliver(_:to:in:)` and ends. A responder entry whose responder is gone (`ResponderEntry.deliver` returns
    false) is marked `isDead`, and the round reports `deadFound`. Other threads cannot see the loop's passes: each
    touches only its entry and runs a handler, and the round's list is frozen. */
 inline deliverRound(me, event, list) {
