@@ -65,6 +65,8 @@ let broadcastersTypes: [Any.Type] = [
   KeyboardNotification.self,
   (any KeyboardObserverEventResponder).self,
   KeyboardUserInfo.self,
+  KeyedSourceStatistics.self,
+  (any KeyedUpstream<String, Int>).self,
   NotificationSource<Int>.self,
   ReconnectBackoff.self,
   ReconnectingSource<Int>.self,
@@ -73,6 +75,11 @@ let broadcastersTypes: [Any.Type] = [
   TimerSource.self,
   UpstreamChange.self,
 ]
+
+/// `KeyedSource` is generic over an upstream that this file has none of: named through one.
+func keyedSourceType<Upstream: KeyedUpstream>(over _: Upstream.Type) -> Any.Type {
+  KeyedSource<Upstream>.self
+}
 
 #if compiler(>=6.2)
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
