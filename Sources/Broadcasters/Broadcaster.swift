@@ -133,6 +133,14 @@ public final class Broadcaster<Event: Sendable>: EventStream, Sendable {
     fanOut.output._subscribe(on: context, at: callSite, handler)
   }
 
+  public func _subscribe<Responder: EventResponder>(
+    _ responder: Responder,
+    on context: DeliveryContext,
+    at callSite: CallSite
+  ) -> ResponderSubscription where Responder.Event == Event {
+    fanOut.output._subscribe(responder, on: context, at: callSite)
+  }
+
   /// Brings the connection in line with the membership. Called after every change of membership, from any thread.
   private func reconcile() {
     guard machine.withLock({ $0.membershipChanged() }) else { return }

@@ -18,8 +18,9 @@
 /// `Sendable`. A `@MainActor` responder subscribes with `on: .main` and an `@MainActor` handler (G12 in Runtime
 /// Behavior).
 ///
-/// The two underscored requirements are the customisation point the `subscribe` methods call; you never call them.
-/// To make a type of your own an event stream, forward both to a stream it wraps.
+/// The underscored requirements are the customisation points the `subscribe` methods call; you never call them.
+/// To make a type of your own an event stream, forward them to a stream it wraps (the one for an ``EventResponder``
+/// has a default, which forwards through the other two).
 public protocol EventStream<Event>: Sendable {
   /// The events this stream delivers.
   associatedtype Event: Sendable
@@ -55,6 +56,28 @@ public protocol EventStream<Event>: Sendable {
     at callSite: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription
+
+  /// Subscribes an ``EventResponder``, held weakly, whose `handle(event:)` receives each event. The customisation
+  /// point behind `subscribe(responder)`; call that instead.
+  ///
+  /// The default calls ``_subscribe(_:on:at:_:)`` with a handler that calls `handle(event:)`. ``Output``
+  /// implements it to call `handle(event:)` with no closure in between, which keeps a debugger's stack short; a stream
+  /// that wraps another forwards it.
+  func _subscribe<Responder: EventResponder>(
+    _ responder: Responder,
+    on context: DeliveryContext,
+    at callSite: CallSite
+  ) -> ResponderSubscription where Responder.Event == Event
+}
+
+extension EventStream {
+  public func _subscribe<Responder: EventResponder>(
+    _ responder: Responder,
+    on context: DeliveryContext,
+    at callSite: CallSite
+  ) -> ResponderSubscription where Responder.Event == Event {
+    _subscribe(responder, on: context, at: callSite, handleEvent)
+  }
 }
 
 extension EventStream {
@@ -110,7 +133,7 @@ extension EventStream {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> ResponderSubscription where Responder.Event == Event {
-    _subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line), handleEvent)
+    _subscribe(responder, on: context, at: CallSite(fileID: fileID, line: line))
   }
 
   /// Subscribes `responder`, held weakly, with a `@MainActor` handler that runs on the main actor. Otherwise as
@@ -198,10 +221,12 @@ extension EventStream {
   ) -> EventSubscription {
     #if DEBUG
       let check = EarlyReleaseCheck(callSite: callSite)
-      let subscription = _subscribe(on: context, at: callSite) { event in
+      // A named function, not a closure: a debugger shows this frame by what it does.
+      @Sendable func noteDeliveryAndHandle(_ event: Event) {
         check.noteDelivery()
         handler(event)
       }
+      let subscription = _subscribe(on: context, at: callSite, noteDeliveryAndHandle)
       subscription.earlyReleaseCheck = check
       return subscription
     #else
@@ -212,6 +237,6 @@ extension EventStream {
 
 // A function rather than a closure: a closure here would capture the responder's metatype, which is not Sendable.
 @Sendable
-private func handleEvent<Responder: EventResponder>(_ responder: Responder, _ event: Responder.Event) {
+func handleEvent<Responder: EventResponder>(_ responder: Responder, _ event: Responder.Event) {
   responder.handle(event: event)
 }

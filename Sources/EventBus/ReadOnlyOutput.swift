@@ -43,4 +43,12 @@ public struct ReadOnlyOutput<Event: Sendable>: EventStream {
   ) -> EventSubscription {
     output._subscribe(on: context, at: callSite, handler)
   }
+
+  public func _subscribe<Responder: EventResponder>(
+    _ responder: Responder,
+    on context: DeliveryContext,
+    at callSite: CallSite
+  ) -> ResponderSubscription where Responder.Event == Event {
+    output._subscribe(responder, on: context, at: callSite)
+  }
 }

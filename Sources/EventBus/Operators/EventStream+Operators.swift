@@ -69,11 +69,13 @@ public struct MappedEvents<Upstream: EventStream, Event: Sendable>: EventStream 
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     let transform = transform
-    return upstream._subscribe(responder, on: context, at: callSite) { responder, event in
+    // A named function, not a closure: a debugger shows the operator's frame by what it does.
+    @Sendable func deliverIfTransformed(_ responder: Responder, _ event: Upstream.Event) {
       if let transformed = transform(event) {
         handler(responder, transformed)
       }
     }
+    return upstream._subscribe(responder, on: context, at: callSite, deliverIfTransformed)
   }
 
   public func _subscribe(
@@ -82,11 +84,12 @@ public struct MappedEvents<Upstream: EventStream, Event: Sendable>: EventStream 
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
     let transform = transform
-    return upstream._subscribe(on: context, at: callSite) { event in
+    @Sendable func deliverIfTransformed(_ event: Upstream.Event) {
       if let transformed = transform(event) {
         handler(transformed)
       }
     }
+    return upstream._subscribe(on: context, at: callSite, deliverIfTransformed)
   }
 }
 
@@ -111,13 +114,14 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
     let previous = LockedState<Event?>(nil)
-    return upstream._subscribe(responder, on: context, at: callSite) { responder, event in
+    @Sendable func deliverIfChanged(_ responder: Responder, _ event: Event) {
       let replaced = previous.exchange(event)
       if replaced != event {
         handler(responder, event)
       }
       _ = replaced  // released here, after the handler and with no lock held: its deinit is user code
     }
+    return upstream._subscribe(responder, on: context, at: callSite, deliverIfChanged)
   }
 
   public func _subscribe(
@@ -126,12 +130,13 @@ public struct DistinctEvents<Upstream: EventStream>: EventStream where Upstream.
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
     let previous = LockedState<Event?>(nil)
-    return upstream._subscribe(on: context, at: callSite) { event in
+    @Sendable func deliverIfChanged(_ event: Event) {
       let replaced = previous.exchange(event)
       if replaced != event {
         handler(event)
       }
       _ = replaced  // released here, after the handler and with no lock held: its deinit is user code
     }
+    return upstream._subscribe(on: context, at: callSite, deliverIfChanged)
   }
 }

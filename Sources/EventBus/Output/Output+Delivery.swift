@@ -18,40 +18,60 @@ extension Output {
     guard let base = UnsafeRawPointer(entries.baseAddress) else { return false }
     var deadFound = false
     var isStamped = false
-    // Each slot is an `Entry?`: one nullable object pointer, read as a raw pointer and borrowed.
+    // Each slot is an `Entry?`: one nullable object pointer, read as a raw pointer. An optimised build borrows the
+    // entry, which `entries` holds for the whole loop, through a closure the compiler inlines. A debug build, which
+    // would show that closure as two unnamed frames between a handler and `send`, retains the entry for the call
+    // instead. Either way the entry's step is the same code, transparent, so it is never a frame of its own.
     for offset in 0..<entries.count {
       guard
         let object = base.load(
           fromByteOffset: offset &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
       else { continue }
-      var isComplete = false
-      Unmanaged<EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
-        guard !entry.isSkipped(holder) else { return }
-        switch entry.route {
-        case .responder:
-          if !entry.deliver(event) {
-            entry.markDead(holder)
-            deadFound = true
-          }
-        case .handler:
-          unsafeDowncast(entry, to: HandlerEntry.self).handler(event)
-        case .queued:
-          if !isStamped {
-            round.advanceStamp(holder)
-            isStamped = true
-          } else if round.isQueuedForEveryQueuedEntry(holder) {
-            return  // one lane queued the event for every queued entry
-          }
-          if !entry.receive(event, in: round, holder: holder) {
-            entry.markDead(holder)
-            deadFound = true
-          }
-          isComplete = round.isQueuedForEveryEntry(holder)  // one lane queued the event for every entry
+      #if DEBUG
+        let isComplete = Self.deliver(
+          event, toEntry: Unmanaged<EventEntry>.fromOpaque(object).takeUnretainedValue(), in: round, holder: holder,
+          deadFound: &deadFound, isStamped: &isStamped)
+      #else
+        let isComplete = Unmanaged<EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
+          Self.deliver(
+            event, toEntry: entry, in: round, holder: holder, deadFound: &deadFound, isStamped: &isStamped)
         }
-      }
+      #endif
       if isComplete { break }
     }
     return deadFound
+  }
+
+  /// The delivery loop's step for one entry. Returns whether the round is complete: a lane queued the event for every
+  /// entry of the list.
+  @usableFromInline @_transparent
+  static func deliver(
+    _ event: Event, toEntry entry: EventEntry, in round: RoundEntries, holder: borrowing DeliveryHolder,
+    deadFound: inout Bool, isStamped: inout Bool
+  ) -> Bool {
+    guard !entry.isSkipped(holder) else { return false }
+    switch entry.route {
+    case .responder:
+      if !entry.deliver(event) {
+        entry.markDead(holder)
+        deadFound = true
+      }
+    case .handler:
+      unsafeDowncast(entry, to: HandlerEntry.self).handler(event)
+    case .queued:
+      if !isStamped {
+        round.advanceStamp(holder)
+        isStamped = true
+      } else if round.isQueuedForEveryQueuedEntry(holder) {
+        return false  // one lane queued the event for every queued entry
+      }
+      if !entry.receive(event, in: round, holder: holder) {
+        entry.markDead(holder)
+        deadFound = true
+      }
+      return round.isQueuedForEveryEntry(holder)  // one lane queued the event for every entry
+    }
+    return false
   }
 
   /// Carries out `first` and every step after it until the machine has nothing left for this thread. Called by the

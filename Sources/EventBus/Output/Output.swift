@@ -181,6 +181,19 @@ extension Output: EventStream {
     return ResponderSubscription(target: SubscriptionHandle(owner: self, entry: entry))
   }
 
+  public func _subscribe<Responder: EventResponder>(
+    _ responder: Responder,
+    on context: DeliveryContext,
+    at callSite: CallSite
+  ) -> ResponderSubscription where Responder.Event == Event {
+    guard case .immediate = context.kind else {
+      return _subscribe(responder, on: context, at: callSite, handleEvent)
+    }
+    let entry = EventResponderEntry(responder)
+    add(entry, at: callSite)
+    return ResponderSubscription(target: SubscriptionHandle(owner: self, entry: entry))
+  }
+
   public func _subscribe(
     on context: DeliveryContext,
     at callSite: CallSite,

@@ -41,5 +41,15 @@ extension EventHub {
         output._subscribe(on: context, at: callSite, handler)
       }
     }
+
+    public func _subscribe<Responder: EventResponder>(
+      _ responder: Responder,
+      on context: DeliveryContext,
+      at callSite: CallSite
+    ) -> ResponderSubscription where Responder.Event == Event {
+      hub.withChannel(for: Event.self) { output in
+        output._subscribe(responder, on: context, at: callSite)
+      }
+    }
   }
 }

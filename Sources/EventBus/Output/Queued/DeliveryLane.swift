@@ -56,6 +56,9 @@ final class DeliveryLane<Event: Sendable> {
     self.runsInlineOnMainQueue = runsInlineOnMainQueue
     LiveObjects.created("DeliveryLane", for: Event.self, object: ObjectIdentifier(self))
     drainBlock = { [unowned(unsafe) self] in
+      #if DEBUG
+        if self.runsInlineOnMainQueue { MainQueueWatchdog.started() }
+      #endif
       self.drain()
       Unmanaged.passUnretained(self).release()
     }
@@ -161,6 +164,11 @@ final class DeliveryLane<Event: Sendable> {
     guard let schedule else { return false }
     if schedule {
       _ = Unmanaged.passUnretained(self).retain()  // released by the block (`drainBlock`)
+      #if DEBUG
+        // A tool that never serves the main queue gets a warning instead of silence. Before the block is queued,
+        // which may start at once.
+        if runsInlineOnMainQueue { MainQueueWatchdog.scheduled() }
+      #endif
       queue.async(execute: drainBlock)
     }
     return true
