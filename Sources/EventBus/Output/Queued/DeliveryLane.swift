@@ -24,6 +24,8 @@ final class DeliveryLane<Event: Sendable> {
     /// block when it starts, given back empty, holding nothing, when it stops. Behind the lock, because the next block
     /// may start on another thread as soon as this one has said it stops.
     var held = HeldResponders()
+    /// Calls of `Output.waitUntilDelivered()` waiting for the block: behind the burst it took, if any, and the next.
+    var waits = DeliveryWaitList()
   }
 
   let queue: DispatchQueue
@@ -180,17 +182,17 @@ final class DeliveryLane<Event: Sendable> {
       swap(&state.held, &held)
     }
     while true {
-      let hasItems = state.withLock { state in
+      let (hasItems, passedWaits) = state.withLock { state in
         swap(&state.items, &waiting)
-        guard !waiting.isEmpty else {
-          state.isScheduled = false
-          swap(&state.spare, &waiting)
-          // Ended before the lock was taken: it holds nothing, and replacing it releases nothing.
-          swap(&state.held, &held)
-          return false
-        }
-        return true
+        let passedWaits = state.waits.isEmpty ? nil : state.waits.advance(takingAnother: !waiting.isEmpty)
+        guard waiting.isEmpty else { return (true, passedWaits) }
+        state.isScheduled = false
+        swap(&state.spare, &waiting)
+        // Ended before the lock was taken: it holds nothing, and replacing it releases nothing.
+        swap(&state.held, &held)
+        return (false, passedWaits)
       }
+      DeliveryWait.arrive(passedWaits)
       guard hasItems else { return }
       while !waiting.isEmpty {
         let othersWait = waiting.count > 1
@@ -226,6 +228,20 @@ final class DeliveryLane<Event: Sendable> {
         Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.receiveQueued(event) }
       }
     }
+  }
+}
+
+extension DeliveryLane: DeliveryBacklog {
+  func register(_ wait: DeliveryWait) -> Bool {
+    state.withLock { state in
+      guard state.isScheduled else { return false }
+      state.waits.add(wait, behind: state.items.isEmpty ? 0 : 1)
+      return true
+    }
+  }
+
+  func forget(_ wait: DeliveryWait) {
+    state.withLock { $0.waits.remove(wait) }
   }
 }
 
