@@ -289,16 +289,29 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test func anActorResponderHandlesEventsOnTheActorInOrder() async {
+    @Test func anActorResponderHandlesEventsOnTheActorInOrder() async throws {
       let output = Output<CartEvent>()
       let store = CartStore()
       // snippet: runtime-actor-subscribe
       output.subscribe(store) { store, event in store.apply(event) }
       // end-snippet
+      let transcript = Transcript()
+      let disk = DispatchQueue(label: "disk")
+      // snippet: runtime-wait-until-delivered
+      let subscription = output.subscribe(transcript, on: .queue(disk)) { transcript, event in
+        transcript.append("\(event)")
+      }
       output.send(.added("tea"))
       output.send(.cleared)
       output.send(.added("milk"))
-      #expect(await suspendUntil { await store.items == ["milk"] })
+
+      try await output.waitUntilDelivered()
+      // await store.items == ["milk"]: the actor has handled all three events
+      // transcript.lines.count == 3: and so has the disk queue
+      // end-snippet
+      #expect(await store.items == ["milk"])
+      #expect(transcript.lines.count == 3)
+      subscription.cancel()
     }
 
     // MARK: Troubleshooting
