@@ -125,7 +125,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func cancellingInsideAHandlerStopsAtOnce() async {
+    @Test @MainActor func cancellingInsideAHandlerStopsAtOnce() async throws {
       // snippet: runtime-cancel-inside
       let tips = Output<String>()
       let tip = OnboardingTip()
@@ -138,8 +138,7 @@ extension Documentation {
       tips.send("Long-press to pin")
       // tip.shown == ["Swipe to archive"]
       // end-snippet
-      await Documentation.waitUntil { !tip.shown.isEmpty }
-      await Documentation.mainQueueRoundTrip()
+      try await tips.waitUntilDelivered()
       #expect(tip.shown == ["Swipe to archive"])
       #expect(tips.subscriberCount == 0)
     }
@@ -326,12 +325,12 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func aMainActorTypeSubscribedOnMainIsUpdatedFromAnotherThread() async {
+    @Test @MainActor func aMainActorTypeSubscribedOnMainIsUpdatedFromAnotherThread() async throws {
       let output = Output<String>()
       let label = TitleLabel()
       label.bind(to: output)
       await runOnThread { output.send("Inbox") }
-      await Documentation.waitUntil { label.title == "Inbox" }
+      try await output.waitUntilDelivered()
       #expect(label.title == "Inbox")
     }
 
@@ -345,14 +344,14 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func aMainActorEventResponderNeedsNoContext() async {
+    @Test @MainActor func aMainActorEventResponderNeedsNoContext() async throws {
       let output = Output<String>()
       // snippet: runtime-troubleshooting-banner-subscribe
       let banner = Banner()
       output.subscribe(banner)  // on the main actor, as its protocol says
       // end-snippet
       await runOnThread { output.send("Saved") }
-      await Documentation.waitUntil { banner.text == "Saved" }
+      try await output.waitUntilDelivered()
       #expect(banner.text == "Saved")
     }
 
@@ -369,7 +368,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func aLateSubscriberFirstReceivesTheReplayWindow() async {
+    @Test @MainActor func aLateSubscriberFirstReceivesTheReplayWindow() async throws {
       // snippet: runtime-replay
       let session = Output<SessionState>(replay: 1)
       session.send(.signedOut)
@@ -382,8 +381,7 @@ extension Documentation {
       session.send(.signedOut)
       // badge.states == [.signedIn(userID: 7), .signedOut]
       // end-snippet
-      await Documentation.waitUntil { badge.states.count == 2 }
-      await Documentation.mainQueueRoundTrip()
+      try await session.waitUntilDelivered()
       #expect(badge.states == [.signedIn(userID: 7), .signedOut])
     }
 
