@@ -22,8 +22,8 @@ extension Output {
   /// delivered the last event it waits for. Don't await it in a handler of this output, which it would wait for: a
   /// synchronous handler cannot, and an actor responder's would wait for itself.
   ///
-  /// - Throws: `CancellationError` when the task is cancelled before the events are delivered. The wait then returns
-  ///   at once and leaves nothing registered behind it.
+  /// - Throws: `CancellationError` when the task is cancelled before the events are delivered: at once, leaving
+  ///   nothing registered behind. The deliveries go on.
   /// - Complexity: O(*q* + *m*) for *q* delivery queues and *m* actor responders, and O(1) for each of them to resume.
   ///   Costs a `send` nothing while nobody waits.
   public func waitUntilDelivered() async throws {
