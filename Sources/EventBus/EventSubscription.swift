@@ -18,6 +18,9 @@ class SubscriptionTarget {
 
   /// The events waiting for this subscriber alone; only an actor responder's subscription has such a queue.
   var pendingCount: Int { 0 }
+
+  /// The output whose subscriber list holds the subscription, if the target knows it and the output is alive.
+  var entryOwner: (any EntryOwner)? { nil }
 }
 
 // Subclasses say what protects their state; the base has none.
@@ -132,6 +135,9 @@ public struct ResponderSubscription: EventCancellable, Hashable {
   /// the actor handles events slower than they arrive. `0` for every other subscription, whose events wait in the
   /// stream (``Output/pendingCount``) or on the queue of their delivery context.
   public var pendingCount: Int { target.pendingCount }
+
+  /// The output whose subscriber list holds the subscription: what `EventRecorder.waitUntilDelivered()` waits for.
+  var entryOwner: (any EntryOwner)? { target.entryOwner }
 
   /// Keeps the handle in `set`, to cancel it later with the others. Storing it does not extend the subscription:
   /// it still ends when its responder deinitialises.

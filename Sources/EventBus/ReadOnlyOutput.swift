@@ -27,6 +27,12 @@ public struct ReadOnlyOutput<Event: Sendable>: EventStream {
     output.pruneDeadSubscribers()
   }
 
+  /// Returns once every event sent before the call has been delivered to every subscriber. See
+  /// ``Output/waitUntilDelivered()``.
+  public func waitUntilDelivered() async throws {
+    try await output.waitUntilDelivered()
+  }
+
   public func _subscribe<Responder: AnyObject & Sendable>(
     _ responder: Responder,
     on context: DeliveryContext,

@@ -38,7 +38,7 @@ import Testing
     var isWaitingAtGate: Bool { gate != nil }
   }
 
-  @Test func eventsFromManyThreadsReachTheActorInOrderOneAtATime() async {
+  @Test func eventsFromManyThreadsReachTheActorInOrderOneAtATime() async throws {
     let output = Output<Int>()
     let store = Store()
     output.subscribe(store) { store, event in await store.apply(event) }
@@ -49,7 +49,7 @@ import Testing
       }
     }
     #expect(finished)
-    #expect(await suspendUntil { await store.received.count == 4 * perThread })
+    try await output.waitUntilDelivered()
     let received = await store.received
     #expect(received.count == 4 * perThread, "every event exactly once")
     #expect(Set(received).count == received.count)
@@ -60,7 +60,7 @@ import Testing
     #expect(await store.mostRunningAtOnce == 1, "never two tasks handing events over at once")
   }
 
-  @Test func theBacklogIsVisibleAndCancelDropsWhatWaits() async {
+  @Test func theBacklogIsVisibleAndCancelDropsWhatWaits() async throws {
     let output = Output<Int>()
     let store = Store()
     await store.closeGate()
@@ -75,14 +75,12 @@ import Testing
     #expect(subscription.pendingCount == 0)
     output.send(11)
     await store.openGate()
-    #expect(await suspendUntil { await store.received == [0] })
-    // Give a wrongly started task the time to deliver what it should not.
-    try? await Task.sleep(nanoseconds: 50_000_000)
+    try await output.waitUntilDelivered()  // covers the event in progress, and anything wrongly queued after it
     #expect(await store.received == [0], "the event in progress finishes; what waited is dropped; nothing later")
     #expect(output.subscriberCount == 0)
   }
 
-  @Test func theActorIsHeldWeaklyAndItsSubscriptionEndsWithIt() async {
+  @Test func theActorIsHeldWeaklyAndItsSubscriptionEndsWithIt() async throws {
     let output = Output<Int>()
     weak var weakStore: Store?
     do {
@@ -90,7 +88,8 @@ import Testing
       weakStore = store
       output.subscribe(store) { store, event in await store.apply(event) }
       output.send(1)
-      #expect(await suspendUntil { await store.received == [1] })
+      try await output.waitUntilDelivered()
+      #expect(await store.received == [1])
     }
     #expect(await suspendUntil { weakStore == nil }, "the subscription does not keep the actor")
     output.send(2)
@@ -98,14 +97,15 @@ import Testing
     #expect(output.subscriberCount == 0)
   }
 
-  @Test func anActorSubscriptionWorksOnAnyStreamThroughItsOperators() async {
+  @Test func anActorSubscriptionWorksOnAnyStreamThroughItsOperators() async throws {
     let output = Output<Int>()
     let store = Store()
     output.map { $0 * 10 }.subscribe(store) { store, event in await store.apply(event) }
     for event in 1...3 {
       output.send(event)
     }
-    #expect(await suspendUntil { await store.received == [10, 20, 30] })
+    try await output.waitUntilDelivered()
+    #expect(await store.received == [10, 20, 30])
   }
 
   @Test func otherSubscriptionsHaveNoBacklogOfTheirOwn() {
@@ -123,7 +123,7 @@ extension ActorResponderTests {
     var total = 0
   }
 
-  @Test func aHandlerWithNoAwaitIsIsolatedToTheActorToo() async {
+  @Test func aHandlerWithNoAwaitIsIsolatedToTheActorToo() async throws {
     let output = Output<Int>()
     let counter = Counter()
     // No `await`: the synchronous overload, whose handler still runs on the actor and changes its state.
@@ -131,6 +131,7 @@ extension ActorResponderTests {
     for value in 1...100 {
       output.send(value)
     }
-    #expect(await suspendUntil { await counter.total == 5_050 })
+    try await output.waitUntilDelivered()
+    #expect(await counter.total == 5_050)
   }
 }

@@ -38,6 +38,8 @@ extension EventStream {
     let upstream = _subscribe(responder, on: .immediate, at: CallSite(fileID: fileID, line: line)) { _, event in
       mailbox.enqueue(event)
     }
+    // The stream's output keeps the mailbox weakly, for `waitUntilDelivered()` to wait for the actor too.
+    upstream.entryOwner?.track(mailbox)
     return ResponderSubscription(target: ActorSubscription(upstream: upstream, mailbox: mailbox))
   }
 
@@ -67,6 +69,8 @@ final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
     /// A task is handing events over: later events wait for it.
     var isDraining = false
     var isCancelled = false
+    /// Calls of `Output.waitUntilDelivered()` waiting for the task: behind the event it hands over, and those waiting.
+    var waits = DeliveryWaitList()
   }
 
   private weak let responder: Responder?
@@ -97,7 +101,8 @@ final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
     state.withLock { $0.events.count }
   }
 
-  /// Drops what waits and refuses later events.
+  /// Drops what waits and refuses later events. A handler running goes on; the task stops after it, passing every
+  /// `waitUntilDelivered()` kept here.
   func cancel() {
     let dropped = state.withLock { state in
       state.isCancelled = true
@@ -108,23 +113,42 @@ final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
 
   private func drain() async {
     while let event = next() {
-      guard let responder else {
-        // The actor deinitialised: its subscription ends with it.
+      if let responder {
+        await handler(responder, event)
+      } else {
+        // The actor deinitialised: its subscription ends with it, and the next `next()` stops the task.
         cancel()
-        return
       }
-      await handler(responder, event)
     }
   }
 
+  /// The next event to hand over, or `nil`, which ends the task. The event handed over last has been handled.
   private func next() -> Event? {
-    state.withLock { state in
-      if !state.isCancelled, let event = state.events.popFirst() {
-        return event
+    let (event, passedWaits) = state.withLock { state -> (Event?, [DeliveryWait]?) in
+      let takesAnother = !state.isCancelled && !state.events.isEmpty
+      let passedWaits = state.waits.isEmpty ? nil : state.waits.advance(takingAnother: takesAnother)
+      guard takesAnother else {
+        state.isDraining = false
+        return (nil, passedWaits)
       }
-      state.isDraining = false
-      return nil
+      return (state.events.popFirst(), passedWaits)
     }
+    DeliveryWait.arrive(passedWaits)
+    return event
+  }
+}
+
+extension ActorMailbox: DeliveryBacklog {
+  func register(_ wait: DeliveryWait) -> Bool {
+    state.withLock { state in
+      guard state.isDraining else { return false }
+      state.waits.add(wait, behind: state.events.count)
+      return true
+    }
+  }
+
+  func forget(_ wait: DeliveryWait) {
+    state.withLock { $0.waits.remove(wait) }
   }
 }
 
@@ -144,6 +168,8 @@ final class ActorSubscription<Responder: Actor, Event: Sendable>: SubscriptionTa
   }
 
   override var pendingCount: Int { mailbox.waitingCount }
+
+  override var entryOwner: (any EntryOwner)? { upstream.entryOwner }
 }
 
 // Both are immutable and `Sendable`.

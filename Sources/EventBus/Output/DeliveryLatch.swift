@@ -93,6 +93,22 @@ final class DeliveryLatch {
     takeIdleOrMarkWorkQueued(settingTo: Self.bits(of: thread))
   }
 
+  /// Marks work queued for the holder if a thread holds the delivery, which then cannot let go before it takes the
+  /// lock, and returns `true`; returns `false` when the word is idle. Under the lock, with the work queued before the
+  /// lock is released.
+  func markWorkQueuedIfHeld() -> Bool {
+    var current = word.load()
+    while current != 0 {
+      if current & Self.workQueued != 0
+        || word.compareExchange(expected: &current, desired: current | Self.workQueued)
+      {
+        return true
+      }
+      // The holder let go, or another thread claimed, in between: look again.
+    }
+    return false
+  }
+
   /// Starts a change of the subscriber list. Returns `true` when nobody holds the delivery: the word is now
   /// ``changingEntries``, the caller changes the list in place and calls ``endChangingEntries()``. Returns `false`
   /// when a thread holds it: the caller changes a copy, and the holder, marked, installs it.

@@ -44,6 +44,8 @@ struct DeliveryStateMachine<Event> {
     /// Whether the holder keeps the delivery for this step's action, or lets it go: set when a round or a replay
     /// ended, for the caller to write to the latch (``DeliveryLatch/settle(holder:keeping:)``); `nil` otherwise.
     @usableFromInline var keepsDelivery: Bool?
+    /// Waits for the holder that it has now passed (``waits``), for the caller to report after unlocking.
+    @usableFromInline var passedWaits: [DeliveryWait]?
 
     @inlinable
     init(_ action: Action) {
@@ -66,6 +68,8 @@ struct DeliveryStateMachine<Event> {
   /// The last `replayCount` events delivered.
   @usableFromInline var replay = RingBuffer<Event>()
   @usableFromInline var trace: (@Sendable (Event) -> Void)?
+  /// Calls of `Output.waitUntilDelivered()` waiting for the holder to deliver what was queued for it when they came.
+  @usableFromInline var waits = DeliveryWaitList()
 
   @usableFromInline
   init(replayCount: Int) {
@@ -129,6 +133,7 @@ struct DeliveryStateMachine<Event> {
       step.keepsDelivery = true
       step.change = change
       step.droppedReplays = droppedReplays
+      step.passedWaits = passWaits(takingAnother: true)
       return step
     }
     guard let event = pending.popFirst() else {
@@ -136,6 +141,7 @@ struct DeliveryStateMachine<Event> {
       step.keepsDelivery = false
       step.change = change
       step.droppedReplays = droppedReplays
+      step.passedWaits = passWaits(takingAnother: false)
       return step
     }
     var step = Step(.deliver(event, subscribers.roundEntries))
@@ -143,7 +149,20 @@ struct DeliveryStateMachine<Event> {
     step.change = change
     step.droppedEvent = record(event)
     step.droppedReplays = droppedReplays
+    step.passedWaits = passWaits(takingAnother: true)
     return step
+  }
+
+  /// The round or replay that ended was the item the waits were behind, and the holder takes another or stops.
+  @inlinable @inline(__always)
+  mutating func passWaits(takingAnother: Bool) -> [DeliveryWait]? {
+    waits.isEmpty ? nil : waits.advance(takingAnother: takingAnother)
+  }
+
+  /// A call of `Output.waitUntilDelivered()` waits for the holder of the delivery, which the caller has marked: to
+  /// finish its round or replay, then the replay windows and events queued for it now.
+  mutating func wait(_ wait: DeliveryWait) {
+    waits.add(wait, behind: queuedReplays.count + pending.count)
   }
 
   /// Adds `event`, about to be delivered, to the replay window; returns the event that left it.
@@ -185,65 +204,3 @@ struct DeliveryStateMachine<Event> {
 
 extension DeliveryStateMachine: Sendable where Event: Sendable {}
 extension DeliveryStateMachine.Replay: Sendable where Event: Sendable {}
-
-/// The locked steps of a delivery: each asks the latch what it must (a claim), lets the machine decide, and carries out
-/// on the latch what the machine decided (``DeliveryStateMachine/Step/keepsDelivery``). Called under the output's lock,
-/// by the output and by the machine's tests alike.
-@usableFromInline
-enum DeliverySteps {
-  /// An event sent from `thread`, on the path that takes the lock.
-  @inlinable
-  static func send<Event>(
-    _ event: Event, from thread: ThreadIdentity, machine: inout DeliveryStateMachine<Event>,
-    subscribers: inout SubscriberList
-  ) -> DeliveryStateMachine<Event>.Step {
-    let claimed = subscribers.claimOrMarkWorkQueued(for: thread)
-    return machine.send(event, claimed: claimed, subscribers: subscribers)
-  }
-
-  /// The end of a round of `holder`.
-  @inlinable
-  static func finishRound<Event>(
-    deadFound: Bool, holder: borrowing DeliveryHolder, machine: inout DeliveryStateMachine<Event>,
-    subscribers: inout SubscriberList
-  ) -> DeliveryStateMachine<Event>.Step {
-    let step = machine.finishRound(deadFound: deadFound, holder: holder, subscribers: &subscribers)
-    settle(step, by: holder.thread, subscribers: subscribers)
-    return step
-  }
-
-  /// The end of a replay window handed to `entry` by `holder`.
-  @usableFromInline
-  static func finishReplay<Event>(
-    to entry: Entry, deadFound: Bool, holder: borrowing DeliveryHolder, machine: inout DeliveryStateMachine<Event>,
-    subscribers: inout SubscriberList
-  ) -> DeliveryStateMachine<Event>.Step {
-    let step = machine.finishReplay(to: entry, deadFound: deadFound, holder: holder, subscribers: &subscribers)
-    settle(step, by: holder.thread, subscribers: subscribers)
-    return step
-  }
-
-  /// `entry` subscribes at `location` from `thread`, to an output with a replay window.
-  @usableFromInline
-  static func subscribe<Event>(
-    _ entry: Entry, at location: CallSite, from thread: ThreadIdentity, machine: inout DeliveryStateMachine<Event>,
-    subscribers: inout SubscriberList
-  ) -> DeliveryStateMachine<Event>.Step {
-    let change = subscribers.add(entry, at: location)
-    var step = DeliveryStateMachine<Event>.Step(.idle)
-    if machine.hasReplayWindow {
-      step = machine.subscribed(entry, claimed: subscribers.claimOrMarkWorkQueued(for: thread))
-    }
-    step.change = change
-    return step
-  }
-
-  @inlinable
-  static func settle<Event>(
-    _ step: DeliveryStateMachine<Event>.Step, by thread: ThreadIdentity, subscribers: borrowing SubscriberList
-  ) {
-    if let keeping = step.keepsDelivery {
-      subscribers.settle(holder: thread, keeping: keeping)
-    }
-  }
-}

@@ -76,6 +76,12 @@ class Entry: SubscriptionTarget {
 protocol EntryOwner: AnyObject, Sendable {
   /// Removes `entry`, if it is still there; called by the handle's `cancel()`.
   func remove(_ entry: Entry)
+
+  /// Keeps `backlog`, an actor responder's mailbox, weakly, for ``waitUntilDelivered()`` to wait for it too.
+  func track(_ backlog: any DeliveryBacklog)
+
+  /// Returns once every event sent before the call has been delivered to every subscriber (`Output`'s method).
+  func waitUntilDelivered() async throws
 }
 
 /// What a responder subscription's handle cancels: the entry, and the way back to its owner.
@@ -96,6 +102,8 @@ final class SubscriptionHandle: SubscriptionTarget {
     owner?.remove(entry)
     entry.close()
   }
+
+  override var entryOwner: (any EntryOwner)? { owner }
 }
 
 // `slot` and `isRemoved` are guarded by the owner's lock; the round's flags are confined to the thread that holds the

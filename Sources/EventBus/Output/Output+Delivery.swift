@@ -85,6 +85,9 @@ extension Output {
     var step = first
     while true {
       step.change.membershipObserver?()
+      if let passedWaits = step.passedWaits {
+        DeliveryWait.arrive(passedWaits)
+      }
       switch step.action {
       case .idle:
         return

@@ -37,6 +37,8 @@ public final class Output<Event: Sendable>: Sendable {
     @usableFromInline var machine: Machine
     /// The lanes of the subscribers delivered on a queue or the main actor, one per queue.
     var lanes: [WeakLane] = []
+    /// The mailboxes of the actor responders subscribed, which `waitUntilDelivered()` waits for.
+    var mailboxes: [WeakBacklog] = []
     #if DEBUG
       /// Where `bind(to:)` started the view model whose output this is: a recorder created later may have missed
       /// what `start()` sent, and says so.

@@ -167,6 +167,12 @@ struct SubscriberList: Sendable {
   /// Whether a thread holds the delivery.
   var isDelivering: Bool { latch.isHeld }
 
+  /// Marks work queued for the holder, if a thread holds the delivery, and returns whether one does. The caller
+  /// queues that work before it unlocks.
+  func markWorkQueuedIfDelivering() -> Bool {
+    latch.markWorkQueuedIfHeld()
+  }
+
   // MARK: Changing the list
 
   /// Runs `change` on the current list: in place when nobody holds the delivery, else on the changed copy.

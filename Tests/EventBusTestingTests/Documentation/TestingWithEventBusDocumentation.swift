@@ -159,6 +159,34 @@ import Testing
   }
   // end-snippet
 
+  // snippet: testing-eventbus-highest-quote
+  /// Keeps the highest quote seen: an actor, subscribed with a handler isolated to it.
+  actor HighestQuote {
+    private(set) var value: Double?
+
+    func record(_ quote: Double) {
+      value = max(value ?? quote, quote)
+    }
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-wait-until-delivered
+  @Test(.checksForLeaks) func everySubscriberHasEveryQuoteOnceTheOutputHasDelivered() async throws {
+    let output = Output<Double>()
+    let highest = HighestQuote()
+    output.subscribe(highest) { highest, quote in highest.record(quote) }
+    let recorder = EventRecorder(output, on: .main)
+
+    for quote in [1.5, 2.5, 2.0] {
+      output.send(quote)
+    }
+
+    try await output.waitUntilDelivered()  // the actor and the main actor have handled all three
+    #expect(await highest.value == 2.5)
+    #expect(recorder.events == [1.5, 2.5, 2.0])  // exactly: nothing else is on its way
+  }
+  // end-snippet
+
   // snippet: testing-eventbus-leak-found
   @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aScreenThatIsNeverClosedLeaksItsSubscriptions() async {

@@ -125,7 +125,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func cancellingInsideAHandlerStopsAtOnce() async {
+    @Test @MainActor func cancellingInsideAHandlerStopsAtOnce() async throws {
       // snippet: runtime-cancel-inside
       let tips = Output<String>()
       let tip = OnboardingTip()
@@ -138,8 +138,7 @@ extension Documentation {
       tips.send("Long-press to pin")
       // tip.shown == ["Swipe to archive"]
       // end-snippet
-      await Documentation.waitUntil { !tip.shown.isEmpty }
-      await Documentation.mainQueueRoundTrip()
+      try await tips.waitUntilDelivered()
       #expect(tip.shown == ["Swipe to archive"])
       #expect(tips.subscriberCount == 0)
     }
@@ -289,16 +288,29 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test func anActorResponderHandlesEventsOnTheActorInOrder() async {
+    @Test func anActorResponderHandlesEventsOnTheActorInOrder() async throws {
       let output = Output<CartEvent>()
       let store = CartStore()
       // snippet: runtime-actor-subscribe
       output.subscribe(store) { store, event in store.apply(event) }
       // end-snippet
+      let transcript = Transcript()
+      let disk = DispatchQueue(label: "disk")
+      // snippet: runtime-wait-until-delivered
+      let subscription = output.subscribe(transcript, on: .queue(disk)) { transcript, event in
+        transcript.append("\(event)")
+      }
       output.send(.added("tea"))
       output.send(.cleared)
       output.send(.added("milk"))
-      #expect(await suspendUntil { await store.items == ["milk"] })
+
+      try await output.waitUntilDelivered()
+      // await store.items == ["milk"]: the actor has handled all three events
+      // transcript.lines.count == 3: and so has the disk queue
+      // end-snippet
+      #expect(await store.items == ["milk"])
+      #expect(transcript.lines.count == 3)
+      subscription.cancel()
     }
 
     // MARK: Troubleshooting
@@ -313,12 +325,12 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func aMainActorTypeSubscribedOnMainIsUpdatedFromAnotherThread() async {
+    @Test @MainActor func aMainActorTypeSubscribedOnMainIsUpdatedFromAnotherThread() async throws {
       let output = Output<String>()
       let label = TitleLabel()
       label.bind(to: output)
       await runOnThread { output.send("Inbox") }
-      await Documentation.waitUntil { label.title == "Inbox" }
+      try await output.waitUntilDelivered()
       #expect(label.title == "Inbox")
     }
 
@@ -332,14 +344,14 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func aMainActorEventResponderNeedsNoContext() async {
+    @Test @MainActor func aMainActorEventResponderNeedsNoContext() async throws {
       let output = Output<String>()
       // snippet: runtime-troubleshooting-banner-subscribe
       let banner = Banner()
       output.subscribe(banner)  // on the main actor, as its protocol says
       // end-snippet
       await runOnThread { output.send("Saved") }
-      await Documentation.waitUntil { banner.text == "Saved" }
+      try await output.waitUntilDelivered()
       #expect(banner.text == "Saved")
     }
 
@@ -356,7 +368,7 @@ extension Documentation {
     }
     // end-snippet
 
-    @Test @MainActor func aLateSubscriberFirstReceivesTheReplayWindow() async {
+    @Test @MainActor func aLateSubscriberFirstReceivesTheReplayWindow() async throws {
       // snippet: runtime-replay
       let session = Output<SessionState>(replay: 1)
       session.send(.signedOut)
@@ -369,8 +381,7 @@ extension Documentation {
       session.send(.signedOut)
       // badge.states == [.signedIn(userID: 7), .signedOut]
       // end-snippet
-      await Documentation.waitUntil { badge.states.count == 2 }
-      await Documentation.mainQueueRoundTrip()
+      try await session.waitUntilDelivered()
       #expect(badge.states == [.signedIn(userID: 7), .signedOut])
     }
 

@@ -36,6 +36,13 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     var events: [Event] = []
     var waiters: [Waiter] = []
     var nextWaiterID: UInt64 = 0
+    /// The outputs of the streams recorded, for ``waitUntilDelivered()``.
+    var outputs: [WeakOutput] = []
+  }
+
+  /// Weak: a recorder must not keep an output alive.
+  private struct WeakOutput {
+    weak var output: (any EntryOwner)?
   }
 
   private let state = LockedState(State())
@@ -85,9 +92,10 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   ) -> ResponderSubscription {
     let site = CallSite(fileID: fileID, line: line)
     Self.warnIfLate(recordingFrom: stream, at: site)
-    return stream._subscribe(self, on: context, at: site) { recorder, event in
-      recorder.handle(event: event)
-    }
+    return remembering(
+      stream._subscribe(self, on: context, at: site) { recorder, event in
+        recorder.handle(event: event)
+      })
   }
 
   /// Starts recording the events of `stream` on the main actor, as a `.main` subscriber would receive them. Otherwise
@@ -101,8 +109,47 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   ) -> ResponderSubscription {
     let site = CallSite(fileID: fileID, line: line)
     Self.warnIfLate(recordingFrom: stream, at: site)
-    return stream._subscribe(self, on: DeliveryContext(kind: .mainActor), at: site) { recorder, event in
-      recorder.handle(event: event)
+    return remembering(
+      stream._subscribe(self, on: DeliveryContext(kind: .mainActor), at: site) { recorder, event in
+        recorder.handle(event: event)
+      })
+  }
+
+  /// Keeps the output of `subscription` for ``waitUntilDelivered()``, and returns `subscription`.
+  private func remembering(_ subscription: ResponderSubscription) -> ResponderSubscription {
+    guard let output = subscription.entryOwner else { return subscription }
+    let live = state.withLock { state in
+      // Taken out as strong references and released after unlocking, as anything a lock holder lets go.
+      let live = state.outputs.compactMap(\.output)
+      if !live.contains(where: { $0 === output }) {
+        state.outputs = live.map { WeakOutput(output: $0) } + [WeakOutput(output: output)]
+      }
+      return live
+    }
+    _ = live
+    return subscription
+  }
+
+  /// Returns once every event sent before the call to the streams this recorder records has been delivered to
+  /// every subscriber, the recorder included, in every delivery context: see ``Output/waitUntilDelivered()``.
+  ///
+  /// ```swift
+  /// let recorder = EventRecorder(output, on: .queue(background))
+  /// output.send(1)
+  /// output.send(2)
+  /// try await recorder.waitUntilDelivered()
+  /// #expect(recorder.events == [1, 2])  // and nothing more is on its way
+  /// ```
+  ///
+  /// Unlike ``waitForEvents(count:timeout:)``, it needs no count: when it returns, everything sent so far is recorded,
+  /// so a test also sees that no other event came. It has no timeout either; give the test a time limit instead
+  /// (Swift Testing's `.timeLimit` trait).
+  ///
+  /// - Throws: `CancellationError` when the task is cancelled first; the wait then leaves nothing behind.
+  public func waitUntilDelivered() async throws {
+    let outputs = state.withLock { $0.outputs.compactMap(\.output) }
+    for output in outputs {
+      try await output.waitUntilDelivered()
     }
   }
 

@@ -24,6 +24,8 @@ final class DeliveryLane<Event: Sendable> {
     /// block when it starts, given back empty, holding nothing, when it stops. Behind the lock, because the next block
     /// may start on another thread as soon as this one has said it stops.
     var held = HeldResponders()
+    /// Calls of `Output.waitUntilDelivered()` waiting for the block: behind the burst it took, if any, and the next.
+    var waits = DeliveryWaitList()
   }
 
   let queue: DispatchQueue
@@ -116,29 +118,6 @@ final class DeliveryLane<Event: Sendable> {
     }
   }
 
-  /// Where `lane`'s entries are in `list`, whether they are all of its entries delivered through a lane, and whether
-  /// they are all of its entries.
-  private static func offsets(
-    of lane: DeliveryLane, in list: EntryList
-  ) -> (offsets: ContiguousArray<Int32>, coverEveryQueuedEntry: Bool, coverEveryEntry: Bool) {
-    var offsets = ContiguousArray<Int32>()
-    var otherQueued = 0
-    var others = 0
-    for (offset, entry) in list.enumerated() {
-      guard let entry else { continue }
-      let eventEntry = unsafeDowncast(entry, to: Output<Event>.EventEntry.self)
-      if eventEntry.isIn(lane) {
-        offsets.append(Int32(truncatingIfNeeded: offset))
-      } else {
-        others += 1
-        if eventEntry.route == .queued {
-          otherQueued += 1
-        }
-      }
-    }
-    return (offsets, otherQueued == 0, others == 0)
-  }
-
   /// Hands one entry an event of its replay window, on its own. Returns `false` when the entry's target is gone.
   func receive(_ event: Event, alone entry: Output<Event>.EventEntry) -> Bool {
     enqueue(event, LaneItems.Item(entries: [entry], offsets: [0])) ? true : entry.deliver(event)
@@ -188,17 +167,17 @@ final class DeliveryLane<Event: Sendable> {
       swap(&state.held, &held)
     }
     while true {
-      let hasItems = state.withLock { state in
+      let (hasItems, passedWaits) = state.withLock { state in
         swap(&state.items, &waiting)
-        guard !waiting.isEmpty else {
-          state.isScheduled = false
-          swap(&state.spare, &waiting)
-          // Ended before the lock was taken: it holds nothing, and replacing it releases nothing.
-          swap(&state.held, &held)
-          return false
-        }
-        return true
+        let passedWaits = state.waits.isEmpty ? nil : state.waits.advance(takingAnother: !waiting.isEmpty)
+        guard waiting.isEmpty else { return (true, passedWaits) }
+        state.isScheduled = false
+        swap(&state.spare, &waiting)
+        // Ended before the lock was taken: it holds nothing, and replacing it releases nothing.
+        swap(&state.held, &held)
+        return (false, passedWaits)
       }
+      DeliveryWait.arrive(passedWaits)
       guard hasItems else { return }
       while !waiting.isEmpty {
         let othersWait = waiting.count > 1
@@ -234,6 +213,20 @@ final class DeliveryLane<Event: Sendable> {
         Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.receiveQueued(event) }
       }
     }
+  }
+}
+
+extension DeliveryLane: DeliveryBacklog {
+  func register(_ wait: DeliveryWait) -> Bool {
+    state.withLock { state in
+      guard state.isScheduled else { return false }
+      state.waits.add(wait, behind: state.items.isEmpty ? 0 : 1)
+      return true
+    }
+  }
+
+  func forget(_ wait: DeliveryWait) {
+    state.withLock { $0.waits.remove(wait) }
   }
 }
 
