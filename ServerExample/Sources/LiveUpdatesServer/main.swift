@@ -5,6 +5,7 @@ import Logging
 let options: ServerOptions
 do {
   options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    .resolvingAccess(environment: ProcessInfo.processInfo.environment)
 } catch {
   FileHandle.standardError.write(Data("error: \(error)\n\(ServerOptions.usage)\n".utf8))
   exit(2)

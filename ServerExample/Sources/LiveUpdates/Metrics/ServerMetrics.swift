@@ -1,0 +1,35 @@
+import CoreMetrics
+import Prometheus
+
+/// The process's metrics, through swift-metrics into a Prometheus registry of its own, served as text at
+/// `GET /metrics` (operator claim required).
+///
+/// Every refusal is counted by its reason: `live_updates_refusals_total{reason="unauthorized"}` and so on, one series
+/// per ``Refusal/Kind``, present from the start at 0.
+public final class ServerMetrics: Sendable {
+  /// The registry the metrics are kept in.
+  public let registry: PrometheusCollectorRegistry
+  private let refusals: [Refusal.Kind: CoreMetrics.Counter]
+
+  /// Creates the metrics of one process, in a registry of their own (no global bootstrap: tests make many).
+  public init() {
+    registry = PrometheusCollectorRegistry()
+    let factory = PrometheusMetricsFactory(registry: registry)
+    var refusals: [Refusal.Kind: CoreMetrics.Counter] = [:]
+    for kind in Refusal.Kind.allCases {
+      refusals[kind] = Counter(
+        label: "live_updates_refusals_total", dimensions: [("reason", kind.rawValue)], factory: factory)
+    }
+    self.refusals = refusals
+  }
+
+  /// Counts a refusal.
+  public func refused(_ kind: Refusal.Kind) {
+    refusals[kind]?.increment()
+  }
+
+  /// The metrics in Prometheus's text format.
+  public var exposition: String {
+    registry.emitToString()
+  }
+}
