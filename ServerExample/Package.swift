@@ -56,6 +56,7 @@ let package = Package(
         "LiveUpdates",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
   ]
 )

@@ -17,18 +17,20 @@ public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> s
   let statistics = ServerStatistics(process: options.process)
   let pool = PostgresClient(configuration: poolConfiguration(options), backgroundLogger: logger)
   let store = EventStore(client: pool, logger: logger)
+  let metrics = ServerMetrics()
   let feeds = TopicFeeds(
-    process: options.process, postgres: options.postgres, store: store, statistics: statistics, logger: logger)
+    process: options.process, postgres: options.postgres, store: store, statistics: statistics, logger: logger,
+    limit: options.limits.topics, onEviction: metrics.evicted)
 
-  let gatekeeper = Gatekeeper(options.access, metrics: ServerMetrics())
+  let gatekeeper = Gatekeeper(options.access, limits: options.limits, metrics: metrics)
   if gatekeeper.access.isDevelopmentMode { warnOfDevelopmentMode(logger) }
 
-  let router = Router(context: BasicWebSocketRequestContext.self)
+  let router = Router(context: LiveUpdatesRequestContext.self)
   router.add(middleware: RefusalMiddleware(gatekeeper: gatekeeper))
   addGatekeeperRoutes(to: router, gatekeeper)
   router.post("/topics/:name") { request, context -> Response in
     guard let topic = TopicName(context.parameters.get("name") ?? "") else { throw HTTPError(.notFound) }
-    _ = try await gatekeeper.admitPublishing(request, to: topic)
+    _ = try await gatekeeper.admitPublishing(request, to: topic, from: context.remoteAddress)
     let body = try await request.body.collect(upTo: TopicEvent.maximumPayloadSize)
     let event: TopicEvent
     do {
@@ -61,28 +63,29 @@ public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> s
   }
   // Upgrades have a router of their own: one that is refused falls through to `router`, whose `GET /topics/:name`
   // answers why (401, 403) and counts it.
-  let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
+  let webSocketRouter = Router(context: LiveUpdatesRequestContext.self)
   webSocketRouter.ws("/topics/:name") { request, context in
     guard let topic = TopicName(context.parameters.get("name") ?? ""),
-      (try? await gatekeeper.admitSubscription(request, to: topic)) != nil
+      (try? await gatekeeper.admitSubscription(request, to: topic, from: context.remoteAddress)) != nil
     else { return .dontUpgrade }
     return .upgrade()
   } onUpgrade: { inbound, outbound, context in
     guard let topic = TopicName(context.requestContext.parameters.get("name") ?? ""),
-      let claims = try? await gatekeeper.admitSubscription(context.request, to: topic)
+      let claims = try? await gatekeeper.admitSubscription(
+        context.request, to: topic, from: context.requestContext.remoteAddress)
     else { return }
     statistics.update { $0.clients += 1 }
     defer { statistics.update { $0.clients -= 1 } }
     let client = WebSocketClientConnection(
       topic: topic, resumeAfter: resumePoint(of: context.request), inbound: inbound, outbound: outbound,
       store: store, statistics: statistics, logger: context.logger)
-    try await client.serve(from: feeds, until: claims.exp.value)
+    try await gatekeeper.serve(client, from: feeds, claims: claims, context: context.requestContext)
   }
 
   return Application(
     router: router,
-    server: .gatedWebSocketUpgrade(webSocketRouter: webSocketRouter) { head in
-      await gatekeeper.admitsUpgrade(Request(head: head, body: .init(buffer: ByteBuffer())))
+    server: .gatedWebSocketUpgrade(webSocketRouter: webSocketRouter) { head, address in
+      await gatekeeper.admitsUpgrade(Request(head: head, body: .init(buffer: ByteBuffer())), from: address)
     },
     configuration: ApplicationConfiguration(
       address: .hostname(options.host, port: options.port), serverName: "live-updates", backlog: 2048),

@@ -24,7 +24,7 @@ extension ServerOptions {
       }
       access.key = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     case "--allowed-origin": access.allowedOrigins.append(value)
-    default: throw ArgumentError(description: "unknown option \(flag)")
+    default: try parseLimitOption(flag, value)
     }
   }
 

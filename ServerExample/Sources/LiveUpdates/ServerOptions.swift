@@ -16,6 +16,8 @@ public struct ServerOptions: Sendable {
   public var retention = EventStore.Retention(age: .seconds(3600), count: 10_000)
   /// Tokens and origins.
   public var access = AccessSettings()
+  /// Topics, connections and publishing.
+  public var limits = ServerLimits()
 
   public init() {}
 
@@ -34,7 +36,7 @@ public struct ServerOptions: Sendable {
       --post-deadline-ms N    a POST not stored within this is answered 503 (1800)
       --retention-count N     events kept per topic (10000)
       --retention-seconds N   how long events are kept (3600)
-    """ + "\n" + accessUsage
+    """ + "\n" + accessUsage + "\n" + ServerLimits.usage
 
   /// A command-line argument that is missing, unknown or malformed.
   public struct ArgumentError: Error, CustomStringConvertible {

@@ -17,14 +17,13 @@ struct WebSocketClientConnection: Sendable {
   let logger: Logger
 
   func serve(from feeds: TopicFeeds) async throws {
-    guard let feed = feeds.feed(for: topic) else {
-      try await turnAway(because: "this process serves \(TopicFeeds.limit) topics")
-      return
-    }
     let subscriber = TopicSubscriber()
     // Subscribed before anything is read: whatever commits from now on either comes through the feed or is read
     // from the table below.
-    let subscription = feed.subscribe(subscriber)
+    guard let subscription = feeds.subscribe(subscriber, to: topic) else {
+      try await turnAway(because: "this process serves \(feeds.limit) topics, each with clients")
+      return
+    }
     // Cancelled at once rather than left for the feed to notice the responder is gone: the last client's leaving
     // detaches the topic's LISTEN now, not at the next event.
     defer {

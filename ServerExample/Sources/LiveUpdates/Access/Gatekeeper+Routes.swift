@@ -5,14 +5,14 @@ import Logging
 
 /// The routes of access itself: `OPTIONS /topics/:name` (preflight), `GET /topics/:name` without an upgrade (the
 /// reason an upgrade was refused), `GET /metrics` (operator claim).
-func addGatekeeperRoutes(to router: Router<BasicWebSocketRequestContext>, _ gatekeeper: Gatekeeper) {
+func addGatekeeperRoutes(to router: Router<LiveUpdatesRequestContext>, _ gatekeeper: Gatekeeper) {
   router.on("/topics/:name", method: .options) { request, _ -> Response in
     gatekeeper.origins.preflightResponse(to: request)
   }
   // Reached by a GET that was not upgraded: the upgrade router turned it away, or it asked for no upgrade.
   router.get("/topics/:name") { request, context -> Response in
     guard let topic = TopicName(context.parameters.get("name") ?? "") else { throw HTTPError(.notFound) }
-    _ = try await gatekeeper.admitSubscription(request, to: topic)
+    _ = try await gatekeeper.admitSubscription(request, to: topic, from: context.remoteAddress)
     throw Refusal(.badRequest, "GET /topics/\(topic) is a WebSocket upgrade")
   }
   router.get("/metrics") { request, _ -> Response in

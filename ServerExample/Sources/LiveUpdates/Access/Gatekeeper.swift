@@ -1,42 +1,71 @@
 import Hummingbird
 import Logging
+import NIOCore
 
-/// Admits or refuses each request before it reaches a topic or the counters: origin, media type, token and claims.
-/// Refusals are thrown as ``Refusal``s; ``RefusalMiddleware`` counts them (and every other 4xx) and logs them.
+/// Admits or refuses each request before it reaches a topic or the counters: origin, media type, token and claims,
+/// then the limits of the client (the token's subject; the remote address in development mode), which operators
+/// (tokens with the `operator` claim: the process's own tools, load tests) are exempt from. Refusals are thrown as ``Refusal``s; ``RefusalMiddleware`` counts them (and every other 4xx) and logs them.
 public final class Gatekeeper: Sendable {
   public let access: AccessControl
   public let origins: OriginPolicy
   public let metrics: ServerMetrics
+  /// Open WebSockets per client.
+  public let connections: ConnectionLimiter
+  /// POSTs per client.
+  public let publishing: RateLimiter
 
-  public init(_ settings: AccessSettings, metrics: ServerMetrics) {
+  public init(_ settings: AccessSettings, limits: ServerLimits = ServerLimits(), metrics: ServerMetrics) {
     access = AccessControl(settings)
     origins = OriginPolicy(allowing: settings.allowedOrigins)
+    connections = ConnectionLimiter(limit: limits.connectionsPerClient)
+    publishing = RateLimiter(rate: limits.publishRate, burst: limits.publishBurst)
     self.metrics = metrics
   }
 
-  /// A WebSocket upgrade to `topic`: from an allowed origin (or none), with a token that may subscribe to it.
-  public func admitSubscription(_ request: Request, to topic: TopicName) async throws(Refusal) -> AccessClaims {
+  /// Who the limits count a request against: the token's subject, or the remote address in development mode.
+  public func client(of claims: AccessClaims, address: SocketAddress?) -> String {
+    access.isDevelopmentMode ? "address \(address?.ipAddress ?? "unknown")" : "subject \(claims.sub.value)"
+  }
+
+  /// A WebSocket upgrade to `topic`: from an allowed origin (or none), with a token that may subscribe to it, from a
+  /// client below its connection limit.
+  public func admitSubscription(
+    _ request: Request, to topic: TopicName, from address: SocketAddress?
+  ) async throws(Refusal) -> AccessClaims {
     try origins.check(request)
-    return try await access.authorizeSubscription(request, to: topic)
+    let claims = try await access.authorizeSubscription(request, to: topic)
+    guard claims.operator || !connections.isFull(client(of: claims, address: address)) else {
+      throw Refusal(.tooManyConnections, "at most \(connections.limit) WebSockets at once per token", retryAfter: 1)
+    }
+    return claims
   }
 
   /// Whether an upgrade request (to `/topics/:name`) is admitted; one that is not goes on as a plain `GET`, whose route
   /// answers why.
-  public func admitsUpgrade(_ request: Request) async -> Bool {
+  public func admitsUpgrade(_ request: Request, from address: SocketAddress?) async -> Bool {
     let prefix = "/topics/"
     guard request.uri.path.hasPrefix(prefix), let topic = TopicName(request.uri.path.dropFirst(prefix.count)) else {
       return false
     }
-    return (try? await admitSubscription(request, to: topic)) != nil
+    return (try? await admitSubscription(request, to: topic, from: address)) != nil
   }
 
-  /// A POST to `topic`: from an allowed origin (or none), JSON, with a token that may publish to it.
-  public func admitPublishing(_ request: Request, to topic: TopicName) async throws(Refusal) -> AccessClaims {
+  /// A POST to `topic`: from an allowed origin (or none), JSON, with a token that may publish to it, from a client
+  /// within its rate.
+  public func admitPublishing(
+    _ request: Request, to topic: TopicName, from address: SocketAddress?
+  ) async throws(Refusal) -> AccessClaims {
     try origins.check(request)
     guard Self.isJSON(request.headers[.contentType]) else {
       throw Refusal(.unsupportedMediaType, "POST takes application/json")
     }
-    return try await access.authorizePublishing(request, to: topic)
+    let claims = try await access.authorizePublishing(request, to: topic)
+    if !claims.operator, let wait = publishing.take(client(of: claims, address: address)) {
+      let seconds = Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18).rounded(.up))
+      throw Refusal(
+        .rateLimited, "at most \(Int(publishing.rate)) POSTs a second per token", retryAfter: max(1, seconds))
+    }
+    return claims
   }
 
   /// `application/json`, with parameters (`; charset=utf-8`) or without.

@@ -15,7 +15,7 @@ struct GatedWebSocketChannel: ServerChildChannel {
 
   let inner: HTTP1WebSocketUpgradeChannel
   /// Whether an upgrade request may be upgraded.
-  let admits: @Sendable (HTTPRequest) async -> Bool
+  let admits: @Sendable (HTTPRequest, SocketAddress?) async -> Bool
 
   func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
     inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
@@ -34,7 +34,7 @@ struct GatedWebSocketChannel: ServerChildChannel {
 extension HTTPServerBuilder {
   /// HTTP/1.1 with WebSocket upgrades through `webSocketRouter`, each upgrade request first admitted by `admits`.
   static func gatedWebSocketUpgrade<Responder: HTTPResponderBuilder & _HB_SendableMetatype>(
-    webSocketRouter: Responder, admits: @escaping @Sendable (HTTPRequest) async -> Bool
+    webSocketRouter: Responder, admits: @escaping @Sendable (HTTPRequest, SocketAddress?) async -> Bool
   ) -> HTTPServerBuilder where Responder.Responder.Context: WebSocketRequestContext {
     let webSocketResponder = webSocketRouter.buildResponder()
     return HTTPServerBuilder { responder in
@@ -52,10 +52,10 @@ private final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler 
   typealias InboundIn = HTTPServerRequestPart
   typealias InboundOut = HTTPServerRequestPart
 
-  private let admits: @Sendable (HTTPRequest) async -> Bool
+  private let admits: @Sendable (HTTPRequest, SocketAddress?) async -> Bool
   private var held: [HTTPServerRequestPart]?
 
-  init(admits: @escaping @Sendable (HTTPRequest) async -> Bool) {
+  init(admits: @escaping @Sendable (HTTPRequest, SocketAddress?) async -> Bool) {
     self.admits = admits
   }
 
@@ -73,9 +73,10 @@ private final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler 
     }
     held = [part]
     let request = Self.request(head)
+    let address = context.channel.remoteAddress
     let admits = self.admits
     let promise = context.eventLoop.makePromise(of: Bool.self)
-    promise.completeWithTask { await admits(request) }
+    promise.completeWithTask { await admits(request, address) }
     let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
     promise.futureResult.whenSuccess { admitted in
       let (gate, context) = loopBound.value

@@ -10,6 +10,7 @@ public final class ServerMetrics: Sendable {
   /// The registry the metrics are kept in.
   public let registry: PrometheusCollectorRegistry
   private let refusals: [Refusal.Kind: CoreMetrics.Counter]
+  private let evictions: CoreMetrics.Counter
 
   /// Creates the metrics of one process, in a registry of their own (no global bootstrap: tests make many).
   public init() {
@@ -21,11 +22,17 @@ public final class ServerMetrics: Sendable {
         label: "live_updates_refusals_total", dimensions: [("reason", kind.rawValue)], factory: factory)
     }
     self.refusals = refusals
+    evictions = Counter(label: "live_updates_topics_evicted_total", factory: factory)
   }
 
   /// Counts a refusal.
   public func refused(_ kind: Refusal.Kind) {
     refusals[kind]?.increment()
+  }
+
+  /// Counts topics evicted from the topic table.
+  @Sendable public func evicted(_ count: Int) {
+    evictions.increment(by: count)
   }
 
   /// The metrics in Prometheus's text format.

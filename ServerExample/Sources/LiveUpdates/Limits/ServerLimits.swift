@@ -1,0 +1,24 @@
+/// The limits of a process: none of them can lock it, and each is in `--help` and in the guide. The limits per client
+/// do not apply to operator tokens.
+public struct ServerLimits: Sendable, Equatable {
+  /// The most topics kept; idle ones are evicted, least recently used first, when a new topic needs room.
+  public var topics = TopicFeeds.defaultLimit
+  /// The most WebSockets one client (a token's subject; an address without a token) holds at once.
+  public var connectionsPerClient = 64
+  /// Events a client may POST per second, on average.
+  public var publishRate = 20.0
+  /// Events a client may POST at once after a pause.
+  public var publishBurst = 40
+
+  public init() {}
+
+  /// The options of the limits, as `--help` lists them.
+  public static let usage = """
+      --max-topics N          topics kept per process; idle ones are evicted, least recently used first (10000)
+      --max-connections-per-client N
+                              WebSockets one token (one address without tokens) may hold at once; more: 429 (64);
+                              operator tokens are exempt from this limit and the two below
+      --publish-rate N        POSTs per second per token, on average; more: 429 with Retry-After (20)
+      --publish-burst N       POSTs per token at once after a pause (40)
+    """
+}
