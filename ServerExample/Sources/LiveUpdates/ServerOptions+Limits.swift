@@ -6,6 +6,8 @@ extension ServerOptions {
     case "--max-connections-per-client": limits.connectionsPerClient = try Self.positive(value, for: flag)
     case "--publish-rate": limits.publishRate = Double(try Self.positive(value, for: flag))
     case "--publish-burst": limits.publishBurst = try Self.positive(value, for: flag)
+    case "--slow-client-deadline-ms": limits.slowClientDeadline = .milliseconds(try Self.positive(value, for: flag))
+    case "--send-buffer-bytes": limits.sendBufferBytes = try Self.positive(value, for: flag)
     default: throw ArgumentError(description: "unknown option \(flag)")
     }
   }

@@ -1,9 +1,10 @@
 import HummingbirdWebSocket
+import NIOCore
 
 extension Gatekeeper {
   /// Serves an upgraded client within its limits: a slot among its client's connections for as long as it is open
   /// (1013, "too many connections", if another upgrade took the last one meanwhile; operators are not counted), and
-  /// until its token ends.
+  /// until its token ends or its socket stops draining (``SlowClientWatchdog``), whose send buffer is capped.
   func serve(
     _ client: WebSocketClientConnection, from feeds: TopicFeeds, claims: AccessClaims,
     context: LiveUpdatesRequestContext
@@ -15,6 +16,25 @@ extension Gatekeeper {
       return
     }
     defer { if let key { connections.release(key) } }
-    try await client.serve(from: feeds, until: claims.exp.value)
+    let channel = context.channel
+    try? await channel.setOption(
+      ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBufferBytes)
+    )
+    .get()
+    let watchdog = SlowClientWatchdog(
+      socket: .init(channel: channel, outbound: client.outbound), deadline: limits.slowClientDeadline)
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        try await client.serve(from: feeds, until: claims.exp.value)
+        return false
+      }
+      group.addTask { (try? await watchdog.watch()) ?? false }
+      // The first to end: the client's serving (it left, or was closed), or the watchdog, which closed it.
+      if try await group.next() == true {
+        metrics.slowClientClosed()
+        client.logger.warning("closed a client whose socket did not drain", metadata: ["topic": "\(client.topic)"])
+      }
+      group.cancelAll()
+    }
   }
 }

@@ -13,12 +13,15 @@ public final class Gatekeeper: Sendable {
   public let connections: ConnectionLimiter
   /// POSTs per client.
   public let publishing: RateLimiter
+  /// The deadlines and buffers of each socket.
+  public let limits: ServerLimits
 
   public init(_ settings: AccessSettings, limits: ServerLimits = ServerLimits(), metrics: ServerMetrics) {
     access = AccessControl(settings)
     origins = OriginPolicy(allowing: settings.allowedOrigins)
     connections = ConnectionLimiter(limit: limits.connectionsPerClient)
     publishing = RateLimiter(rate: limits.publishRate, burst: limits.publishBurst)
+    self.limits = limits
     self.metrics = metrics
   }
 

@@ -9,6 +9,10 @@ public struct ServerLimits: Sendable, Equatable {
   public var publishRate = 20.0
   /// Events a client may POST at once after a pause.
   public var publishBurst = 40
+  /// How long a client's socket may stay unable to take writes before the client is closed (1008).
+  public var slowClientDeadline = Duration.seconds(10)
+  /// The kernel's send buffer per WebSocket (`SO_SNDBUF`): what a client that does not read can hold, at most.
+  public var sendBufferBytes = 65_536
 
   public init() {}
 
@@ -20,5 +24,8 @@ public struct ServerLimits: Sendable, Equatable {
                               operator tokens are exempt from this limit and the two below
       --publish-rate N        POSTs per second per token, on average; more: 429 with Retry-After (20)
       --publish-burst N       POSTs per token at once after a pause (40)
+      --slow-client-deadline-ms N
+                              a client whose socket takes no writes for this long is closed with 1008 (10000)
+      --send-buffer-bytes N   the kernel's send buffer per WebSocket, SO_SNDBUF (65536)
     """
 }

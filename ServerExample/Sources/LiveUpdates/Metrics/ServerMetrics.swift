@@ -11,6 +11,7 @@ public final class ServerMetrics: Sendable {
   public let registry: PrometheusCollectorRegistry
   private let refusals: [Refusal.Kind: CoreMetrics.Counter]
   private let evictions: CoreMetrics.Counter
+  private let slowClients: CoreMetrics.Counter
 
   /// Creates the metrics of one process, in a registry of their own (no global bootstrap: tests make many).
   public init() {
@@ -23,11 +24,17 @@ public final class ServerMetrics: Sendable {
     }
     self.refusals = refusals
     evictions = Counter(label: "live_updates_topics_evicted_total", factory: factory)
+    slowClients = Counter(label: "live_updates_slow_clients_closed_total", factory: factory)
   }
 
   /// Counts a refusal.
   public func refused(_ kind: Refusal.Kind) {
     refusals[kind]?.increment()
+  }
+
+  /// Counts a client closed because its socket did not drain, or its queue filled up.
+  public func slowClientClosed() {
+    slowClients.increment()
   }
 
   /// Counts topics evicted from the topic table.
