@@ -38,7 +38,13 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ]),
-    .executableTarget(name: "LiveUpdatesServer", dependencies: ["LiveUpdates"]),
+    .executableTarget(
+      name: "LiveUpdatesServer",
+      dependencies: [
+        "LiveUpdates",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .executableTarget(
       name: "LiveUpdatesCheck",
       dependencies: [

@@ -13,7 +13,11 @@ extension StatisticsSnapshot: ResponseEncodable {}
 /// `GET /topics/:name` upgrades to a WebSocket that receives the topic's events (after `?last_id=N` or a
 /// `Last-Event-ID: N` header, to resume), `GET /stats` returns the process's counters. Every request but `OPTIONS`
 /// needs a token whose claims allow it (see ``Gatekeeper``), unless the options ask for development mode.
-public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> some ApplicationProtocol {
+///
+/// `clients` holds the open WebSockets, for a ``GoingAwayService`` that closes them first on shutdown.
+public func makeLiveUpdatesServer(
+  _ options: ServerOptions, logger: Logger, clients: ClientRegistry = ClientRegistry()
+) -> some ApplicationProtocol {
   let statistics = ServerStatistics(process: options.process)
   let pool = PostgresClient(configuration: poolConfiguration(options), backgroundLogger: logger)
   let store = EventStore(client: pool, logger: logger)
@@ -22,7 +26,7 @@ public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> s
     process: options.process, postgres: options.postgres, store: store, statistics: statistics, logger: logger,
     limit: options.limits.topics, onEviction: metrics.evicted)
 
-  let gatekeeper = Gatekeeper(options.access, limits: options.limits, metrics: metrics)
+  let gatekeeper = Gatekeeper(options.access, limits: options.limits, metrics: metrics, clients: clients)
   if gatekeeper.access.isDevelopmentMode { warnOfDevelopmentMode(logger) }
 
   let router = Router(context: LiveUpdatesRequestContext.self)

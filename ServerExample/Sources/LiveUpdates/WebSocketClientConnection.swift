@@ -15,6 +15,8 @@ struct WebSocketClientConnection: Sendable {
   let store: EventStore
   let statistics: ServerStatistics
   let logger: Logger
+  /// What the client was told last, for the close that a shutdown sends it.
+  var progress = DeliveryProgress()
 
   func serve(from feeds: TopicFeeds) async throws {
     let subscriber = TopicSubscriber()
@@ -58,6 +60,7 @@ struct WebSocketClientConnection: Sendable {
       let last = try await store.lastID(of: topic)
       cursor = resumeAfter ?? last
       try await outbound.write(.text(ControlFrame.subscribed(to: topic, after: cursor)))
+      progress.record(ControlFrame.subscribed(to: topic, after: cursor))
       if cursor > last {
         // An id this topic never gave out (another database, a reset one): start again from what there is.
         cursor = last
@@ -122,6 +125,7 @@ struct WebSocketClientConnection: Sendable {
 
   private func write(_ frame: String) async throws {
     try await outbound.write(.text(frame))
+    progress.record(frame)
     statistics.update { $0.deliveries += 1 }
   }
 

@@ -4,7 +4,9 @@ import NIOCore
 extension Gatekeeper {
   /// Serves an upgraded client within its limits: a slot among its client's connections for as long as it is open
   /// (1013, "too many connections", if another upgrade took the last one meanwhile; operators are not counted), and
-  /// until its token ends or its socket stops draining (``SlowClientWatchdog``), whose send buffer is capped.
+  /// until its token ends or its socket stops draining (``SlowClientWatchdog``), whose send buffer is capped. When the
+  /// process shuts down gracefully (SIGTERM), the client is closed with 1001, "going away", and the last id it was
+  /// told about (`last-id=N`), so that it resumes on another process.
   func serve(
     _ client: WebSocketClientConnection, from feeds: TopicFeeds, claims: AccessClaims,
     context: LiveUpdatesRequestContext
@@ -23,6 +25,17 @@ extension Gatekeeper {
     .get()
     let watchdog = SlowClientWatchdog(
       socket: .init(channel: channel, outbound: client.outbound), deadline: limits.slowClientDeadline)
+    let registration = clients.register {
+      let reason = client.progress.lastID.map { "going away; last-id=\($0)" } ?? "going away"
+      try? await client.outbound.close(.goingAway, reason: reason)
+    }
+    defer { clients.unregister(registration) }
+    try await serveWatched(client, from: feeds, claims: claims, watchdog: watchdog)
+  }
+
+  private func serveWatched(
+    _ client: WebSocketClientConnection, from feeds: TopicFeeds, claims: AccessClaims, watchdog: SlowClientWatchdog
+  ) async throws {
     try await withThrowingTaskGroup(of: Bool.self) { group in
       group.addTask {
         try await client.serve(from: feeds, until: claims.exp.value)

@@ -15,13 +15,19 @@ public final class Gatekeeper: Sendable {
   public let publishing: RateLimiter
   /// The deadlines and buffers of each socket.
   public let limits: ServerLimits
+  /// The clients open now, for the close that a shutdown sends them.
+  public let clients: ClientRegistry
 
-  public init(_ settings: AccessSettings, limits: ServerLimits = ServerLimits(), metrics: ServerMetrics) {
+  public init(
+    _ settings: AccessSettings, limits: ServerLimits = ServerLimits(), metrics: ServerMetrics,
+    clients: ClientRegistry = ClientRegistry()
+  ) {
     access = AccessControl(settings)
     origins = OriginPolicy(allowing: settings.allowedOrigins)
     connections = ConnectionLimiter(limit: limits.connectionsPerClient)
     publishing = RateLimiter(rate: limits.publishRate, burst: limits.publishBurst)
     self.limits = limits
+    self.clients = clients
     self.metrics = metrics
   }
 

@@ -13,6 +13,9 @@ public struct ServerLimits: Sendable, Equatable {
   public var slowClientDeadline = Duration.seconds(10)
   /// The kernel's send buffer per WebSocket (`SO_SNDBUF`): what a client that does not read can hold, at most.
   public var sendBufferBytes = 65_536
+  /// How long a graceful shutdown (SIGTERM) may take: clients are closed with 1001 first, then whatever is left is
+  /// cancelled.
+  public var shutdownGrace = Duration.seconds(10)
 
   public init() {}
 
@@ -27,5 +30,8 @@ public struct ServerLimits: Sendable, Equatable {
       --slow-client-deadline-ms N
                               a client whose socket takes no writes for this long is closed with 1008 (10000)
       --send-buffer-bytes N   the kernel's send buffer per WebSocket, SO_SNDBUF (65536)
+      --shutdown-grace-seconds N
+                              on SIGTERM: stop accepting, close each client with 1001 and its last id, exit
+                              within this (10)
     """
 }
