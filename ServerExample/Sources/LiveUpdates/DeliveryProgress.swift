@@ -4,13 +4,17 @@ import Synchronization
 /// or `reset` frame told it to resume after. A client closed by a shutdown is told it, so that it resumes elsewhere.
 public final class DeliveryProgress: Sendable {
   private let last = Mutex<Int?>(nil)
+  private let onWrite: (@Sendable (Duration) -> Void)?
 
-  public init(resumingAfter id: Int? = nil) {
+  /// - Parameter onWrite: Called with how long each frame took to write.
+  public init(resumingAfter id: Int? = nil, onWrite: (@Sendable (Duration) -> Void)? = nil) {
     last.withLock { $0 = id }
+    self.onWrite = onWrite
   }
 
-  /// Notes the id a frame written to the client carries, if any.
-  public func record(_ frame: String) {
+  /// Notes the id a frame written to the client carries, if any, and how long writing it took.
+  public func record(_ frame: String, writtenIn duration: Duration? = nil) {
+    if let duration { onWrite?(duration) }
     guard let id = Self.id(in: frame) else { return }
     last.withLock { $0 = id }
   }

@@ -31,7 +31,15 @@ public func makeLiveUpdatesServer(
 
   let router = Router(context: LiveUpdatesRequestContext.self)
   router.add(middleware: RefusalMiddleware(gatekeeper: gatekeeper))
-  addGatekeeperRoutes(to: router, gatekeeper)
+  addGatekeeperRoutes(to: router, gatekeeper) {
+    var levels = ServerMetrics.Levels()
+    let snapshot = statistics.snapshot
+    levels.clients = snapshot.clients
+    levels.listenConnections = snapshot.listenConnections
+    levels.topics = feeds.topicCount
+    levels.listeningTopics = feeds.listenStatistics.attachedKeys
+    return levels
+  }
   router.post("/topics/:name") { request, context -> Response in
     guard let topic = TopicName(context.parameters.get("name") ?? "") else { throw HTTPError(.notFound) }
     _ = try await gatekeeper.admitPublishing(request, to: topic, from: context.remoteAddress)
@@ -82,7 +90,8 @@ public func makeLiveUpdatesServer(
     defer { statistics.update { $0.clients -= 1 } }
     let client = WebSocketClientConnection(
       topic: topic, resumeAfter: resumePoint(of: context.request), inbound: inbound, outbound: outbound,
-      store: store, statistics: statistics, logger: context.logger)
+      store: store, statistics: statistics, logger: context.logger,
+      progress: DeliveryProgress(onWrite: metrics.delivered))
     try await gatekeeper.serve(client, from: feeds, claims: claims, context: context.requestContext)
   }
 

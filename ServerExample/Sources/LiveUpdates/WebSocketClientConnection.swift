@@ -124,8 +124,9 @@ struct WebSocketClientConnection: Sendable {
   }
 
   private func write(_ frame: String) async throws {
+    let start = ContinuousClock.now
     try await outbound.write(.text(frame))
-    progress.record(frame)
+    progress.record(frame, writtenIn: start.duration(to: .now))
     statistics.update { $0.deliveries += 1 }
   }
 

@@ -5,7 +5,12 @@ import Logging
 
 /// The routes of access itself: `OPTIONS /topics/:name` (preflight), `GET /topics/:name` without an upgrade (the
 /// reason an upgrade was refused), `GET /metrics` (operator claim).
-func addGatekeeperRoutes(to router: Router<LiveUpdatesRequestContext>, _ gatekeeper: Gatekeeper) {
+///
+/// `levels` gives the gauges' values at each scrape.
+func addGatekeeperRoutes(
+  to router: Router<LiveUpdatesRequestContext>, _ gatekeeper: Gatekeeper,
+  levels: @escaping @Sendable () -> ServerMetrics.Levels
+) {
   router.on("/topics/:name", method: .options) { request, _ -> Response in
     gatekeeper.origins.preflightResponse(to: request)
   }
@@ -17,6 +22,7 @@ func addGatekeeperRoutes(to router: Router<LiveUpdatesRequestContext>, _ gatekee
   }
   router.get("/metrics") { request, _ -> Response in
     _ = try await gatekeeper.access.authorizeOperator(request)
+    gatekeeper.metrics.update(levels())
     return Response(
       status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
       body: .init(byteBuffer: ByteBuffer(string: gatekeeper.metrics.exposition)))
