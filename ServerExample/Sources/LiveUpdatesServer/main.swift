@@ -3,6 +3,10 @@ import LiveUpdates
 import Logging
 import ServiceLifecycle
 
+if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+  print(ServerOptions.usage)
+  exit(0)
+}
 let options: ServerOptions
 do {
   options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()))
