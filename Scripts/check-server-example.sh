@@ -215,12 +215,17 @@ as_postgres "$pg_ctl" -D "$work/pg/data" -l "$work/pg/postgres.log" -w -t 60 sta
 psql() { "$pg_bin/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" -U postgres "$@"; }
 psql -d postgres -c "CREATE ROLE eventbus LOGIN" -c "CREATE DATABASE eventbus OWNER eventbus"
 
+# The servers' token key, new for every run: the check mints its tokens with it.
+LIVE_UPDATES_TOKEN_KEY="$(head -c 48 /dev/urandom | base64 | tr -d '\n')"
+export LIVE_UPDATES_TOKEN_KEY
+
 # Two server processes on free ports, each writing its port once it listens. History: enough for the timed catch-up.
+# The check's WebSocket client (HummingbirdWSClient) sends `Origin: ws://HOST`, which the servers are told to allow.
 retention_count=$((catch_up > 1000 ? catch_up : 1000))
 servers=()
 for name in a b; do
   "$bin/LiveUpdatesServer" --port 0 --port-file "$work/$name.port" --process "$name" \
-    --retention-count "$retention_count" \
+    --retention-count "$retention_count" --allowed-origin ws://127.0.0.1 \
     --postgres-port "$pg_port" --postgres-user eventbus --postgres-database eventbus >"$work/server-$name.log" 2>&1 &
   server_pids+=($!)
 done

@@ -16,6 +16,12 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     // Already in the graph through the three above; named for the check's HTTP client.
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+    // Signed tokens, the refusal counters and their Prometheus page, graceful shutdown, structured logs.
+    .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
     .target(
@@ -26,8 +32,19 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
-    .executableTarget(name: "LiveUpdatesServer", dependencies: ["LiveUpdates"]),
+    .executableTarget(
+      name: "LiveUpdatesServer",
+      dependencies: [
+        "LiveUpdates",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .executableTarget(
       name: "LiveUpdatesCheck",
       dependencies: [
@@ -37,8 +54,16 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "JWTKit", package: "jwt-kit"),
       ]),
-    .testTarget(name: "LiveUpdatesTests", dependencies: ["LiveUpdates"]),
+    .testTarget(
+      name: "LiveUpdatesTests",
+      dependencies: [
+        "LiveUpdates",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+      ]),
   ]
 )
 

@@ -11,17 +11,38 @@ extension StatisticsSnapshot: ResponseEncodable {}
 
 /// Builds a server process: `POST /topics/:name` stores an event and answers `201` with its id once committed,
 /// `GET /topics/:name` upgrades to a WebSocket that receives the topic's events (after `?last_id=N` or a
-/// `Last-Event-ID: N` header, to resume), `GET /stats` returns the process's counters.
-public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> some ApplicationProtocol {
+/// `Last-Event-ID: N` header, to resume), `GET /stats` returns the process's counters. Every request but `OPTIONS`
+/// needs a token whose claims allow it (see ``Gatekeeper``), unless the options ask for development mode.
+///
+/// `clients` holds the open WebSockets, for a ``GoingAwayService`` that closes them first on shutdown.
+public func makeLiveUpdatesServer(
+  _ options: ServerOptions, logger: Logger, clients: ClientRegistry = ClientRegistry()
+) -> some ApplicationProtocol {
   let statistics = ServerStatistics(process: options.process)
   let pool = PostgresClient(configuration: poolConfiguration(options), backgroundLogger: logger)
   let store = EventStore(client: pool, logger: logger)
+  let metrics = ServerMetrics()
   let feeds = TopicFeeds(
-    process: options.process, postgres: options.postgres, store: store, statistics: statistics, logger: logger)
+    process: options.process, postgres: options.postgres, store: store, statistics: statistics, logger: logger,
+    limit: options.limits.topics, onEviction: metrics.evicted)
 
-  let router = Router(context: BasicWebSocketRequestContext.self)
+  let gatekeeper = Gatekeeper(options.access, limits: options.limits, metrics: metrics, clients: clients)
+  if gatekeeper.access.isDevelopmentMode { warnOfDevelopmentMode(logger) }
+
+  let router = Router(context: LiveUpdatesRequestContext.self)
+  router.add(middleware: RefusalMiddleware(gatekeeper: gatekeeper))
+  addGatekeeperRoutes(to: router, gatekeeper) {
+    var levels = ServerMetrics.Levels()
+    let snapshot = statistics.snapshot
+    levels.clients = snapshot.clients
+    levels.listenConnections = snapshot.listenConnections
+    levels.topics = feeds.topicCount
+    levels.listeningTopics = feeds.listenStatistics.attachedKeys
+    return levels
+  }
   router.post("/topics/:name") { request, context -> Response in
     guard let topic = TopicName(context.parameters.get("name") ?? "") else { throw HTTPError(.notFound) }
+    _ = try await gatekeeper.admitPublishing(request, to: topic, from: context.remoteAddress)
     let body = try await request.body.collect(upTo: TopicEvent.maximumPayloadSize)
     let event: TopicEvent
     do {
@@ -46,26 +67,39 @@ public func makeLiveUpdatesServer(_ options: ServerOptions, logger: Logger) -> s
       status: .created, headers: [.contentType: "application/json", .location: "/topics/\(topic)?last_id=\(id - 1)"],
       body: .init(byteBuffer: ByteBuffer(string: #"{"id":\#(id)}"#)))
   }
-  router.get("/stats") { _, _ -> StatisticsSnapshot in
+  router.get("/stats") { request, _ -> StatisticsSnapshot in
+    _ = try await gatekeeper.access.authorizeOperator(request)
     var snapshot = statistics.snapshot
     snapshot.listeningTopics = feeds.listenStatistics.attachedKeys
     return snapshot
   }
-  router.ws("/topics/:name") { _, context in
-    TopicName(context.parameters.get("name") ?? "") == nil ? .dontUpgrade : .upgrade()
+  // Upgrades have a router of their own: one that is refused falls through to `router`, whose `GET /topics/:name`
+  // answers why (401, 403) and counts it.
+  let webSocketRouter = Router(context: LiveUpdatesRequestContext.self)
+  webSocketRouter.ws("/topics/:name") { request, context in
+    guard let topic = TopicName(context.parameters.get("name") ?? ""),
+      (try? await gatekeeper.admitSubscription(request, to: topic, from: context.remoteAddress)) != nil
+    else { return .dontUpgrade }
+    return .upgrade()
   } onUpgrade: { inbound, outbound, context in
-    guard let topic = TopicName(context.requestContext.parameters.get("name") ?? "") else { return }
+    guard let topic = TopicName(context.requestContext.parameters.get("name") ?? ""),
+      let claims = try? await gatekeeper.admitSubscription(
+        context.request, to: topic, from: context.requestContext.remoteAddress)
+    else { return }
     statistics.update { $0.clients += 1 }
     defer { statistics.update { $0.clients -= 1 } }
     let client = WebSocketClientConnection(
       topic: topic, resumeAfter: resumePoint(of: context.request), inbound: inbound, outbound: outbound,
-      store: store, statistics: statistics, logger: context.logger)
-    try await client.serve(from: feeds)
+      store: store, statistics: statistics, logger: context.logger,
+      progress: DeliveryProgress(onWrite: metrics.delivered))
+    try await gatekeeper.serve(client, from: feeds, claims: claims, context: context.requestContext)
   }
 
   return Application(
     router: router,
-    server: .http1WebSocketUpgrade(webSocketRouter: router),
+    server: .gatedWebSocketUpgrade(webSocketRouter: webSocketRouter) { head, address in
+      await gatekeeper.admitsUpgrade(Request(head: head, body: .init(buffer: ByteBuffer())), from: address)
+    },
     configuration: ApplicationConfiguration(
       address: .hostname(options.host, port: options.port), serverName: "live-updates", backlog: 2048),
     services: [pool],

@@ -14,6 +14,10 @@ public struct ServerOptions: Sendable {
   public var postDeadline = Duration.milliseconds(1800)
   /// How much history is kept, per topic.
   public var retention = EventStore.Retention(age: .seconds(3600), count: 10_000)
+  /// Tokens and origins.
+  public var access = AccessSettings()
+  /// Topics, connections and publishing.
+  public var limits = ServerLimits()
 
   public init() {}
 
@@ -32,7 +36,7 @@ public struct ServerOptions: Sendable {
       --post-deadline-ms N    a POST not stored within this is answered 503 (1800)
       --retention-count N     events kept per topic (10000)
       --retention-seconds N   how long events are kept (3600)
-    """
+    """ + "\n" + accessUsage + "\n" + ServerLimits.usage
 
   /// A command-line argument that is missing, unknown or malformed.
   public struct ArgumentError: Error, CustomStringConvertible {
@@ -44,6 +48,10 @@ public struct ServerOptions: Sendable {
     var options = ServerOptions()
     var remaining = arguments[...]
     while let flag = remaining.popFirst() {
+      if flag == "--development-mode-without-tokens" {
+        options.access.developmentMode = true
+        continue
+      }
       guard let value = remaining.popFirst() else { throw ArgumentError(description: "\(flag) needs a value") }
       switch flag {
       case "--host": options.host = value
@@ -59,7 +67,7 @@ public struct ServerOptions: Sendable {
       case "--post-deadline-ms": options.postDeadline = .milliseconds(max(1, try integer(value, for: flag)))
       case "--retention-count": options.retention.count = max(1, try integer(value, for: flag))
       case "--retention-seconds": options.retention.age = .seconds(max(1, try integer(value, for: flag)))
-      default: throw ArgumentError(description: "unknown option \(flag)")
+      default: try options.parseAccessOption(flag, value)
       }
     }
     return options

@@ -8,19 +8,40 @@ import Synchronization
 /// process, in id order, for every client of the topic in this process.
 ///
 /// A topic's feed connects with its first client and disconnects after its last; its LISTEN follows. At most ``limit``
-/// topics are kept.
+/// topics are kept: when the table is full, the topics without clients are evicted, least recently used first, so
+/// that a new topic always finds room unless every topic has a client.
 public final class TopicFeeds: Sendable {
-  /// The most topics a process serves.
-  public static let limit = 10_000
+  /// The most topics a process keeps by default.
+  public static let defaultLimit = 10_000
 
+  /// The most topics the process keeps.
+  public let limit: Int
   private let listens: KeyedSource<ListenUpstream>
-  private let feeds = Mutex<[TopicName: Broadcaster<TopicUpdate>]>([:])
+  private let table = Mutex(Table())
   private let store: EventStore
   private let statistics: ServerStatistics
   private let logger: Logger
+  private let onEviction: @Sendable (Int) -> Void
 
+  private struct Table {
+    var feeds: [TopicName: Entry] = [:]
+    var clock: UInt64 = 0
+  }
+
+  private struct Entry {
+    let feed: Broadcaster<TopicUpdate>
+    let signals: Broadcaster<TopicSignal>
+    var lastUsed: UInt64
+
+    var isIdle: Bool {
+      !feed.isConnected && feed.subscriberCount == 0 && !signals.isConnected && signals.subscriberCount == 0
+    }
+  }
+
+  /// - Parameter onEviction: Called with the number of topics each eviction removed, with no lock held.
   public init(
-    process: String, postgres: PostgresSettings, store: EventStore, statistics: ServerStatistics, logger: Logger
+    process: String, postgres: PostgresSettings, store: EventStore, statistics: ServerStatistics, logger: Logger,
+    limit: Int = TopicFeeds.defaultLimit, onEviction: @escaping @Sendable (Int) -> Void = { _ in }
   ) {
     let upstream = ListenUpstream(
       configuration: postgres.configuration(applicationName: "live-updates \(process) listen"),
@@ -35,30 +56,73 @@ public final class TopicFeeds: Sendable {
       }
       logger.info("LISTEN connection: \(change)")
     }
+    self.limit = max(1, limit)
     self.store = store
     self.statistics = statistics
     self.logger = logger
+    self.onEviction = onEviction
   }
 
-  /// The feed of `topic`, made on first use; `nil` when the process already serves ``limit`` topics.
-  public func feed(for topic: TopicName) -> Broadcaster<TopicUpdate>? {
-    feeds.withLock { feeds in
-      if let feed = feeds[topic] { return feed }
-      guard feeds.count < Self.limit else { return nil }
-      let signals = listens.broadcaster(for: topic)
-      signals.onDecodeFailure = { [statistics, logger] failure in
-        statistics.update { $0.decodeFailures += 1 }
-        logger.warning("dropped a notification, delivered to nobody: \(failure)")
+  /// Subscribes `subscriber` to the feed of `topic`, made on first use; `nil` when ``limit`` topics all have clients.
+  ///
+  /// The look-up and the subscription happen under one lock, the one eviction takes: a feed found here is never
+  /// evicted before its new subscriber makes it busy.
+  public func subscribe(_ subscriber: TopicSubscriber, to topic: TopicName) -> ResponderSubscription? {
+    let (subscription, evicted) = table.withLock { table -> (ResponderSubscription?, [Entry]) in
+      table.clock += 1
+      if var entry = table.feeds[topic] {
+        entry.lastUsed = table.clock
+        table.feeds[topic] = entry
+        return (entry.feed.subscribe(subscriber), [])
       }
-      let feed = Broadcaster(source: TopicFeedSource(topic: topic, signals: signals, store: store, logger: logger))
-      feeds[topic] = feed
-      return feed
+      let evicted = table.feeds.count >= limit ? evictIdle(&table) : []
+      guard table.feeds.count < limit else { return (nil, evicted) }
+      let (feed, signals) = makeFeed(for: topic)
+      table.feeds[topic] = Entry(feed: feed, signals: signals, lastUsed: table.clock)
+      return (feed.subscribe(subscriber), evicted)
     }
+    if !evicted.isEmpty {
+      logger.info("evicted idle topics", metadata: ["count": "\(evicted.count)", "limit": "\(limit)"])
+      onEviction(evicted.count)
+    }
+    // The evicted feeds are released here, after unlocking.
+    return subscription
+  }
+
+  /// How many topics the process keeps now.
+  public var topicCount: Int {
+    table.withLock { $0.feeds.count }
+  }
+
+  /// Whether `topic` is in the table now.
+  public func keeps(_ topic: TopicName) -> Bool {
+    table.withLock { $0.feeds[topic] != nil }
   }
 
   /// The LISTEN connection's state: its topics, losses and reconnects.
   public var listenStatistics: KeyedSourceStatistics {
     listens.statistics
+  }
+
+  private func makeFeed(for topic: TopicName) -> (Broadcaster<TopicUpdate>, Broadcaster<TopicSignal>) {
+    let signals = listens.broadcaster(for: topic)
+    signals.onDecodeFailure = { [statistics, logger] failure in
+      statistics.update { $0.decodeFailures += 1 }
+      logger.warning("dropped a notification, delivered to nobody: \(failure)")
+    }
+    return (Broadcaster(source: TopicFeedSource(topic: topic, signals: signals, store: store, logger: logger)), signals)
+  }
+
+  /// Evicts a tenth of the table (at least one topic), idle topics only, least recently used first; returns them.
+  private func evictIdle(_ table: inout Table) -> [Entry] {
+    let idle = table.feeds.filter { $0.value.isIdle }.sorted { $0.value.lastUsed < $1.value.lastUsed }
+    var evicted: [Entry] = []
+    for (topic, entry) in idle.prefix(max(1, limit / 10)) {
+      table.feeds[topic] = nil
+      listens.removeIdleBroadcaster(for: topic)
+      evicted.append(entry)
+    }
+    return evicted
   }
 }
 

@@ -15,16 +15,17 @@ struct WebSocketClientConnection: Sendable {
   let store: EventStore
   let statistics: ServerStatistics
   let logger: Logger
+  /// What the client was told last, for the close that a shutdown sends it.
+  var progress = DeliveryProgress()
 
   func serve(from feeds: TopicFeeds) async throws {
-    guard let feed = feeds.feed(for: topic) else {
-      try await turnAway(because: "this process serves \(TopicFeeds.limit) topics")
-      return
-    }
     let subscriber = TopicSubscriber()
     // Subscribed before anything is read: whatever commits from now on either comes through the feed or is read
     // from the table below.
-    let subscription = feed.subscribe(subscriber)
+    guard let subscription = feeds.subscribe(subscriber, to: topic) else {
+      try await turnAway(because: "this process serves \(feeds.limit) topics, each with clients")
+      return
+    }
     // Cancelled at once rather than left for the feed to notice the responder is gone: the last client's leaving
     // detaches the topic's LISTEN now, not at the next event.
     defer {
@@ -59,6 +60,7 @@ struct WebSocketClientConnection: Sendable {
       let last = try await store.lastID(of: topic)
       cursor = resumeAfter ?? last
       try await outbound.write(.text(ControlFrame.subscribed(to: topic, after: cursor)))
+      progress.record(ControlFrame.subscribed(to: topic, after: cursor))
       if cursor > last {
         // An id this topic never gave out (another database, a reset one): start again from what there is.
         cursor = last
@@ -122,7 +124,9 @@ struct WebSocketClientConnection: Sendable {
   }
 
   private func write(_ frame: String) async throws {
+    let start = ContinuousClock.now
     try await outbound.write(.text(frame))
+    progress.record(frame, writtenIn: start.duration(to: .now))
     statistics.update { $0.deliveries += 1 }
   }
 

@@ -38,6 +38,7 @@ final class HTTPConnection: Sendable {
   func request(_ method: HTTPMethod, _ uri: String, body: String? = nil) async throws -> Response {
     var head = HTTPRequestHead(version: .http1_1, method: method, uri: uri)
     head.headers.add(name: "Host", value: "127.0.0.1")
+    if let token = CheckToken.bearer { head.headers.add(name: "Authorization", value: "Bearer \(token)") }
     if let body {
       head.headers.add(name: "Content-Type", value: "application/json")
       head.headers.add(name: "Content-Length", value: "\(body.utf8.count)")

@@ -60,7 +60,8 @@ final class LoadClient: Sendable {
       let query = lastID.map { "?last_id=\($0)" } ?? ""
       do {
         try await WebSocketClient.connect(
-          url: "ws://\(server.host):\(server.port)/topics/\(topic)\(query)", logger: logger
+          url: "ws://\(server.host):\(server.port)/topics/\(topic)\(query)",
+          configuration: .init(additionalHeaders: CheckToken.headers), logger: logger
         ) { inbound, outbound, _ in
           try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [leave = self.leave] in

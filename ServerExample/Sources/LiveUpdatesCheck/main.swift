@@ -11,6 +11,10 @@ do {
 }
 var logger = Logger(label: "server-example check")
 logger.logLevel = .error
+// The servers' token key: the check's requests carry a token signed with it (none if the servers run without tokens).
+if let key = ProcessInfo.processInfo.environment[AccessSettings.keyVariable] {
+  try await CheckToken.install(key: key)
+}
 
 do {
   try await Database.with(options.postgres, logger: logger) { _ in }

@@ -2,14 +2,16 @@ import LiveUpdates
 import Testing
 
 @Suite struct TopicNameTests {
-  @Test func lowercaseLettersDigitsDashesAndUnderscoresUpToFortyMakeAName() {
-    for text in ["a", "news", "t0", "order-updates", "eu_west_1", String(repeating: "z", count: 40)] {
+  @Test func lowercaseLettersDigitsDashesUnderscoresAndDotsUpToFortyMakeAName() {
+    for text in ["a", "news", "t0", "order-updates", "eu_west_1", "prices.eur", String(repeating: "z", count: 40)] {
       #expect(TopicName(text)?.rawValue == text)
     }
   }
 
   @Test func anythingElseIsRefusedRatherThanEscaped() {
-    for text in ["", "News", "a b", "a\"b", "a;b", "é", "topic:x", "../x", String(repeating: "z", count: 41)] {
+    for text in [
+      "", "News", "a b", "a\"b", "a;b", "é", "topic:x", "../x", "prices.*", String(repeating: "z", count: 41),
+    ] {
       #expect(TopicName(text) == nil)
     }
   }

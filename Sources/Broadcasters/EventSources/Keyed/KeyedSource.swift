@@ -29,8 +29,9 @@ import EventBus
 /// stream) lets subscribers catch up from it, and ``UpstreamChange/connected(afterLoss:)`` says when to.
 ///
 /// ## Lifetime
-/// The broadcaster of a key is made on first use and kept as long as the source. Subscribers do not keep the source
-/// alive; a source that is released releases its broadcasters, whose keys are then detached.
+/// The broadcaster of a key is made on first use and kept as long as the source, or until
+/// ``removeIdleBroadcaster(for:)`` forgets it once it is idle. Subscribers do not keep the source alive; a source that
+/// is released releases its broadcasters, whose keys are then detached.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public final class KeyedSource<Upstream: KeyedUpstream>: Sendable {
   /// The key type of the upstream.
@@ -70,6 +71,26 @@ public final class KeyedSource<Upstream: KeyedUpstream>: Sendable {
       broadcasters[key] = made
       return made
     }
+  }
+
+  /// Forgets the broadcaster of `key` if it has no subscriber and is not connected, so that a source over keys that
+  /// come and go (topics its clients name) holds only those in use; a later ``broadcaster(for:)`` makes a new one.
+  ///
+  /// Nobody may subscribe to a forgotten broadcaster: its key would then have two. A caller that looks broadcasters up
+  /// and subscribes under a lock of its own, and forgets them under the same lock, keeps that true.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: Whether the broadcaster was forgotten; `false` if it has subscribers, is still connected, or there is
+  ///   none.
+  @discardableResult
+  public func removeIdleBroadcaster(for key: Key) -> Bool {
+    let removed: Broadcaster<Event>? = broadcasters.withLock { broadcasters in
+      guard let existing = broadcasters[key], !existing.isConnected, existing.subscriberCount == 0 else { return nil }
+      broadcasters[key] = nil
+      return existing
+    }
+    // Released here, after unlocking.
+    return removed != nil
   }
 
   /// How many keys have a broadcaster.
