@@ -103,7 +103,7 @@ struct TopicFeedSource: EventSource {
             break
           } catch {
             logger.warning("could not read \(topic)'s events, trying again: \(describe(error))")
-            // Cancelled: the feed stopped, and its stream ends with the next signal.
+            // Cancelled: the feed stopped, and the loop over its stream ends at once.
             guard (try? await Task.sleep(for: Self.retryDelay)) != nil else { break }
           }
         }
