@@ -32,15 +32,25 @@ public struct EventStore: Sendable {
 
   public let client: PostgresClient
   public let logger: Logger
+  /// How long any one operation may take before it fails with ``DeadlinePassed``. PostgresNIO can leave a query
+  /// unanswered for good when it is sent on a pooled connection that PostgreSQL has just closed (a restart, a stop):
+  /// the request goes nowhere and nothing fails it. Without a deadline, the caller (a topic's feed, a client catching
+  /// up) would wait for it forever.
+  public let deadline: Duration
 
-  public init(client: PostgresClient, logger: Logger) {
+  public init(client: PostgresClient, logger: Logger, deadline: Duration = .seconds(5)) {
     self.client = client
     self.logger = logger
+    self.deadline = deadline
   }
 
   /// Creates the tables if they do not exist. Processes starting together take turns (an advisory lock): two
   /// concurrent `CREATE TABLE IF NOT EXISTS` can both try to create.
   public func createSchema() async throws {
+    try await withDeadline(deadline) { try await createTables() }
+  }
+
+  private func createTables() async throws {
     try await client.withTransaction(logger: logger) { connection in
       try await connection.query("SELECT pg_advisory_xact_lock(7226)", logger: logger)
       try await connection.query(
@@ -81,12 +91,14 @@ public struct EventStore: Sendable {
         INSERT INTO events (topic, id, payload) SELECT \(topic.rawValue), last_id, \(payload) FROM next RETURNING id)
       SELECT id::int, ''::text FROM stored
       """
-    let id = try await client.withTransaction(logger: logger) { connection in
-      var id: Int?
-      for try await (stored, _) in try await connection.query(query, logger: logger).decode((Int, String).self) {
-        id = stored
+    let id = try await withDeadline(deadline) { [client, logger] in
+      try await client.withTransaction(logger: logger) { connection in
+        var id: Int?
+        for try await (stored, _) in try await connection.query(query, logger: logger).decode((Int, String).self) {
+          id = stored
+        }
+        return id
       }
-      return id
     }
     guard let id else { throw AppendFailed() }
     return id
@@ -101,48 +113,56 @@ public struct EventStore: Sendable {
   public func events(of topic: TopicName, after id: Int, through last: Int = .max, limit: Int = 1000) async throws
     -> [Row]
   {
-    let rows = try await client.query(
-      """
-      SELECT id, payload FROM events WHERE topic = \(topic.rawValue) AND id > \(id) AND id <= \(last)
-      ORDER BY id LIMIT \(limit)
-      """, logger: logger)
-    var result: [Row] = []
-    for try await (id, payload) in rows.decode((Int, String).self) {
-      result.append(Row(id: id, payload: payload))
+    try await withDeadline(deadline) { [client, logger] in
+      let rows = try await client.query(
+        """
+        SELECT id, payload FROM events WHERE topic = \(topic.rawValue) AND id > \(id) AND id <= \(last)
+        ORDER BY id LIMIT \(limit)
+        """, logger: logger)
+      var result: [Row] = []
+      for try await (id, payload) in rows.decode((Int, String).self) {
+        result.append(Row(id: id, payload: payload))
+      }
+      return result
     }
-    return result
   }
 
   /// The last id given out for `topic`; 0 before its first event.
   public func lastID(of topic: TopicName) async throws -> Int {
-    let rows = try await client.query(
-      "SELECT last_id FROM topic_counters WHERE topic = \(topic.rawValue)", logger: logger)
-    for try await id in rows.decode(Int.self) { return id }
-    return 0
+    try await withDeadline(deadline) { [client, logger] in
+      let rows = try await client.query(
+        "SELECT last_id FROM topic_counters WHERE topic = \(topic.rawValue)", logger: logger)
+      for try await id in rows.decode(Int.self) { return id }
+      return 0
+    }
   }
 
   /// The oldest id of `topic` still kept, or `nil` if none is.
   public func oldestID(of topic: TopicName) async throws -> Int? {
-    let rows = try await client.query(
-      "SELECT min(id) FROM events WHERE topic = \(topic.rawValue)", logger: logger)
-    for try await id in rows.decode(Int?.self) { return id }
-    return nil
+    try await withDeadline(deadline) { [client, logger] in
+      let rows = try await client.query(
+        "SELECT min(id) FROM events WHERE topic = \(topic.rawValue)", logger: logger)
+      for try await id in rows.decode(Int?.self) { return id }
+      return nil
+    }
   }
 
   /// Deletes what `retention` does not keep; returns how many events went.
   @discardableResult
   public func prune(_ retention: Retention) async throws -> Int {
     let seconds = Double(retention.age.components.seconds)
-    let rows = try await client.query(
-      """
-      WITH gone AS (
-        DELETE FROM events e USING topic_counters c
-        WHERE e.topic = c.topic
-          AND (e.id <= c.last_id - \(retention.count) OR e.created_at < now() - make_interval(secs => \(seconds)))
-        RETURNING 1)
-      SELECT count(*)::int FROM gone
-      """, logger: logger)
-    for try await count in rows.decode(Int.self) { return count }
-    return 0
+    return try await withDeadline(deadline) { [client, logger] in
+      let rows = try await client.query(
+        """
+        WITH gone AS (
+          DELETE FROM events e USING topic_counters c
+          WHERE e.topic = c.topic
+            AND (e.id <= c.last_id - \(retention.count) OR e.created_at < now() - make_interval(secs => \(seconds)))
+          RETURNING 1)
+        SELECT count(*)::int FROM gone
+        """, logger: logger)
+      for try await count in rows.decode(Int.self) { return count }
+      return 0
+    }
   }
 }

@@ -29,6 +29,9 @@ public struct ListenUpstream: KeyedUpstream {
     }
   }
 
+  /// How long a `LISTEN` may take to be in place before the session is given up and opened again.
+  static let deadline = Duration.seconds(5)
+
   let configuration: PostgresConnection.Configuration
   let statistics: ServerStatistics
   let logger: Logger
@@ -62,8 +65,12 @@ public struct ListenUpstream: KeyedUpstream {
       sink.send(.committed(id))
     }
     session.listeners.withLock { $0[topic] = context }
-    // The listener asks for the LISTEN itself; this one returns once it is in place (queries run in order).
-    try await session.connection.query(PostgresQuery(unsafeSQL: #"LISTEN "\#(channel)""#), logger: logger)
+    // The listener asks for the LISTEN itself; this one returns once it is in place (queries run in order). Within a
+    // deadline: a query sent as the connection closes may never be answered, and the session then ends instead of
+    // waiting for it.
+    try await withDeadline(Self.deadline) { [connection = session.connection, logger] in
+      _ = try await connection.query(PostgresQuery(unsafeSQL: #"LISTEN "\#(channel)""#), logger: logger)
+    }
     sink.send(.listening)
   }
 

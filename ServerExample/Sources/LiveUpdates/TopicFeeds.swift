@@ -129,7 +129,14 @@ public final class TopicFeeds: Sendable {
 /// A topic's feed in one process: subscribed to the topic's LISTEN signals while it has clients, it reads each
 /// committed event from the table once and sends it on, in id order; when the LISTEN is (again) in place, it reads
 /// what was committed meanwhile, then tells clients the last id, so that those who stand before it catch up.
+///
+/// A read that fails (PostgreSQL unreachable, or not answering within the store's deadline) is tried again after
+/// ``retryDelay`` until it succeeds, the signals behind it waiting: the feed never stays behind a read that failed,
+/// whether more events come or not.
 struct TopicFeedSource: EventSource {
+  /// How long the feed waits before it tries a failed read again.
+  static let retryDelay = Duration.milliseconds(250)
+
   struct Connection: Sendable {
     let subscription: EventSubscription
     let reader: Task<Void, Never>
@@ -152,25 +159,17 @@ struct TopicFeedSource: EventSource {
     let reader = Task { [topic, store, logger] in
       var lastRead: Int?
       for await signal in stream {
-        do {
-          switch signal {
-          case .listening:
-            let last = try await store.lastID(of: topic)
-            if let from = lastRead, from < last {
-              lastRead = try await Self.send(topic, after: from, through: last, from: store, to: sink)
-            }
-            lastRead = max(lastRead ?? last, last)
-            sink.send(.checkpoint(lastID: last))
-          case .committed:
-            // Before the first `listening` of this connection the feed does not know where it stands; the
-            // `listening` that follows covers this id.
-            let through = highestNotified.value
-            guard let from = lastRead, through > from else { continue }
-            lastRead = try await Self.send(topic, after: from, through: through, from: store, to: sink)
+        while true {
+          do {
+            lastRead = try await Self.handle(
+              signal, topic: topic, lastRead: lastRead, highestNotified: highestNotified.value, store: store,
+              sink: sink)
+            break
+          } catch {
+            logger.warning("could not read \(topic)'s events, trying again: \(describe(error))")
+            // Cancelled: the feed stopped, and the loop over its stream ends at once.
+            guard (try? await Task.sleep(for: Self.retryDelay)) != nil else { break }
           }
-        } catch {
-          // The table cannot be read now: clients catch up at the next signal, or when they resume.
-          logger.warning("could not read \(topic)'s events: \(describe(error))")
         }
       }
     }
@@ -180,6 +179,29 @@ struct TopicFeedSource: EventSource {
   func stop(_ connection: Connection) {
     connection.subscription.cancel()
     connection.reader.cancel()
+  }
+
+  /// Acts on one signal; returns the last id read. On `listening`, reads what was committed since the last read, then
+  /// sends a checkpoint with the last id; on `committed`, reads up to the highest id notified so far (one read for
+  /// every id notified while the previous read ran). Before the first `listening` of a connection the feed does not
+  /// know where it stands: the `listening` that follows covers the ids notified before it.
+  private static func handle(
+    _ signal: TopicSignal, topic: TopicName, lastRead: Int?, highestNotified: Int, store: EventStore,
+    sink: EventSink<TopicUpdate>
+  ) async throws -> Int? {
+    switch signal {
+    case .listening:
+      let last = try await store.lastID(of: topic)
+      var read = lastRead ?? last
+      if read < last {
+        read = try await send(topic, after: read, through: last, from: store, to: sink)
+      }
+      sink.send(.checkpoint(lastID: last))
+      return max(read, last)
+    case .committed:
+      guard let from = lastRead, highestNotified > from else { return lastRead }
+      return try await send(topic, after: from, through: highestNotified, from: store, to: sink)
+    }
   }
 
   /// Reads the events of `topic` in `(from, last]` and sends them; returns the last id sent (`from` if none).

@@ -152,26 +152,30 @@ extension Check {
     report.check(counted, "2 NOTIFY payloads that are not ids were counted once per process, delivered to nobody")
   }
 
-  /// A client that comes back with its last id (`?last_id=`), to either process, receives exactly what it missed, then
-  /// live events.
+  /// A client that comes back with its last id, to either process, as `?last_id=` or as a `Last-Event-ID` header,
+  /// receives exactly what it missed, then live events.
   func checkResume() async {
     let topic = topics[0]
     let before = await publishAndWait(20, to: topic)
     var tasks: [Task<Void, Never>] = []
     var resumed: [LoadClient] = []
     for index in options.servers.indices {
-      let client = LoadClient(
-        index: 10_000 + index, servers: options.servers, first: index, topic: topic, resumeAfter: before - 15)
-      resumed.append(client)
-      tasks.append(Task { [logger] in await client.run(logger: logger) })
+      for form in [LoadClient.ResumeForm.query, .header] {
+        let client = LoadClient(
+          index: 10_000 + resumed.count, servers: options.servers, first: index, topic: topic,
+          resumeAfter: before - 15, resumeForm: form)
+        resumed.append(client)
+        tasks.append(Task { [logger] in await client.run(logger: logger) })
+      }
     }
     let last = await publishAndWait(5, to: topic)
     let received = await waitUntil(.seconds(20)) { resumed.allSatisfy { ($0.lastID ?? 0) >= last } }
     let ids = resumed.map { $0.arrivals.map(\.id) }
     report.check(
       received && ids.allSatisfy { $0 == Array(before - 14...last) },
-      "a client resuming after id \(before - 15), on either process, received ids \(before - 14) to \(last) once, in "
-        + "order", otherwise: "received \(ids.map { "\($0.first ?? 0)…\($0.last ?? 0) (\($0.count))" })")
+      "a client resuming after id \(before - 15), on either process, with ?last_id= and with a Last-Event-ID header, "
+        + "received ids \(before - 14) to \(last) once, in order",
+      otherwise: "received \(ids.map { "\($0.first ?? 0)…\($0.last ?? 0) (\($0.count))" })")
     for client in resumed { client.leaveTopic() }
     for task in tasks { await task.value }
   }

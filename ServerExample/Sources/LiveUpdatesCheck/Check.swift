@@ -56,12 +56,12 @@ struct Check: Sendable {
   // MARK: - Clients
 
   /// Client `index` goes to topic `index % topics` on server `(index / topics) % servers`: every server serves
-  /// every topic.
+  /// every topic. Every other client resumes with a `Last-Event-ID` header, the others with `?last_id=`.
   func makeClients() -> [LoadClient] {
     (0..<options.clients).map { index in
       LoadClient(
         index: index, servers: options.servers, first: (index / options.topics) % options.servers.count,
-        topic: topics[index % options.topics])
+        topic: topics[index % options.topics], resumeForm: index % 2 == 0 ? .query : .header)
     }
   }
 
@@ -189,7 +189,8 @@ struct Check: Sendable {
       if lost + duplicated + outOfOrder > 0 && accounting.wrong.count < 3 {
         accounting.wrong.append(
           "client \(client.index) (\(client.topic), \(client.connections) connections): after \(start) to \(last), "
-            + "\(received.count) received, \(lost) lost, \(duplicated) duplicated, \(outOfOrder) out of order")
+            + "\(received.count) received, \(lost) lost (\(ranges(of: expected.subtracting(distinct)))), "
+            + "\(duplicated) duplicated, \(outOfOrder) out of order")
       }
     }
     return accounting
@@ -265,4 +266,18 @@ struct Check: Sendable {
     }
     return true
   }
+}
+
+/// `ids` as ranges, `3…7, 9`, the first few only.
+func ranges(of ids: Set<Int>) -> String {
+  var ranges: [ClosedRange<Int>] = []
+  for id in ids.sorted() {
+    if let last = ranges.last, last.upperBound + 1 == id {
+      ranges[ranges.count - 1] = last.lowerBound...id
+    } else {
+      ranges.append(id...id)
+    }
+  }
+  let shown = ranges.prefix(4).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)…\($0.upperBound)" }
+  return (shown + (ranges.count > 4 ? ["…"] : [])).joined(separator: ", ")
 }

@@ -34,7 +34,18 @@ final class HTTPConnection: Sendable {
     return HTTPConnection(channel: channel)
   }
 
-  /// Sends a request and waits for its response.
+  /// How long a request may wait for its response before it fails and the connection is closed: a server that
+  /// stopped answering, or went away without the connection noticing, fails the request instead of holding its
+  /// caller forever.
+  static let responseTimeout = TimeAmount.seconds(10)
+
+  /// The request had no response within ``responseTimeout``.
+  struct NoResponse: Error, CustomStringConvertible {
+    var description: String { "no response within \(HTTPConnection.responseTimeout.nanoseconds / 1_000_000_000) s" }
+  }
+
+  /// Sends a request and waits for its response. It fails if the connection is closed (by the server, or because
+  /// the server went away) before or while it waits, and after ``responseTimeout``.
   func request(_ method: HTTPMethod, _ uri: String, body: String? = nil) async throws -> Response {
     var head = HTTPRequestHead(version: .http1_1, method: method, uri: uri)
     head.headers.add(name: "Host", value: "127.0.0.1")
@@ -43,9 +54,18 @@ final class HTTPConnection: Sendable {
       head.headers.add(name: "Content-Type", value: "application/json")
       head.headers.add(name: "Content-Length", value: "\(body.utf8.count)")
     }
-    let promise = channel.eventLoop.makePromise(of: Response.self)
-    channel.writeAndFlush(ResponseHandler.Request(head: head, body: body, response: promise), promise: nil)
-    return try await promise.futureResult.get()
+    let response = channel.eventLoop.makePromise(of: Response.self)
+    // On a connection already closed, the pipeline's handlers are gone: the request never reaches the handler that
+    // would answer or fail its response, and only the write's own promise learns that it went nowhere.
+    let written = channel.eventLoop.makePromise(of: Void.self)
+    written.futureResult.whenFailure { response.fail($0) }
+    let timeout = channel.eventLoop.scheduleTask(in: Self.responseTimeout) { [channel] in
+      response.fail(NoResponse())
+      channel.close(promise: nil)
+    }
+    response.futureResult.whenComplete { _ in timeout.cancel() }
+    channel.writeAndFlush(ResponseHandler.Request(head: head, body: body, response: response), promise: written)
+    return try await response.futureResult.get()
   }
 
   func close() async {

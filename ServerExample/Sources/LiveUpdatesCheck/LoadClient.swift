@@ -1,3 +1,4 @@
+import HTTPTypes
 import HummingbirdWSClient
 import LiveUpdates
 import Logging
@@ -12,6 +13,12 @@ final class LoadClient: Sendable {
     let time: ContinuousClock.Instant
   }
 
+  /// How the client names the id it resumes after: `?last_id=N` in the URL, or a `Last-Event-ID: N` header.
+  enum ResumeForm: Sendable {
+    case query
+    case header
+  }
+
   private struct State {
     var arrivals: [Arrival] = []
     /// The last event id received: what the client resumes after.
@@ -22,8 +29,12 @@ final class LoadClient: Sendable {
     var connections = 0
     var resets = 0
     var isStarted = false
+    /// Whether the current connection has had its `subscribed` frame: false again as soon as it ends.
     var isSubscribed = false
     var isLeaving = false
+    /// Ends the current connection's wait for ``leaveTopic()``: one stream per connection, as a stream whose
+    /// iteration was cancelled (the connection ended first) stays finished.
+    var leaving: AsyncStream<Void>.Continuation?
     var ended = false
     var failure: String?
   }
@@ -31,42 +42,56 @@ final class LoadClient: Sendable {
   let index: Int
   let servers: [CheckOptions.Server]
   let topic: TopicName
+  let resumeForm: ResumeForm
   private let state: Mutex<State>
-  private let leave: AsyncStream<Void>
-  private let leaveContinuation: AsyncStream<Void>.Continuation
 
   /// - Parameters:
   ///   - resumeAfter: Resume after this id on the first connection (as a client that was here before), instead of
   ///     starting from the last id now.
-  init(index: Int, servers: [CheckOptions.Server], first serverIndex: Int, topic: TopicName, resumeAfter: Int? = nil) {
+  ///   - resumeForm: How it sends the id it resumes after, on every connection.
+  init(
+    index: Int, servers: [CheckOptions.Server], first serverIndex: Int, topic: TopicName, resumeAfter: Int? = nil,
+    resumeForm: ResumeForm = .query
+  ) {
     self.index = index
     self.servers = servers
     self.topic = topic
+    self.resumeForm = resumeForm
     var initial = State(serverIndex: serverIndex)
     initial.lastID = resumeAfter
     initial.startID = resumeAfter
     state = Mutex(initial)
-    (leave, leaveContinuation) = AsyncStream.makeStream(of: Void.self)
   }
 
   /// Connects, and connects again after every close, until ``leaveTopic()``.
   func run(logger: Logger) async {
     state.withLock { $0.isStarted = true }
-    while !state.withLock({ $0.isLeaving }) {
-      let (server, lastID) = state.withLock { state in
+    while true {
+      let (leave, leaving) = AsyncStream.makeStream(of: Void.self)
+      let next = state.withLock { state -> (server: CheckOptions.Server, lastID: Int?)? in
+        if state.isLeaving { return nil }
         state.connections += 1
+        state.leaving = leaving
         return (servers[state.serverIndex % servers.count], state.lastID)
       }
-      let query = lastID.map { "?last_id=\($0)" } ?? ""
+      guard let (server, lastID) = next else { break }
+      var query = ""
+      var configuration = WebSocketClientConfiguration(additionalHeaders: CheckToken.headers)
+      switch (resumeForm, lastID) {
+      case (_, nil): break
+      case (.query, let id?): query = "?last_id=\(id)"
+      case (.header, let id?): configuration.additionalHeaders[HTTPField.Name("Last-Event-ID")!] = "\(id)"
+      }
       do {
         try await WebSocketClient.connect(
-          url: "ws://\(server.host):\(server.port)/topics/\(topic)\(query)",
-          configuration: .init(additionalHeaders: CheckToken.headers), logger: logger
+          url: "ws://\(server.host):\(server.port)/topics/\(topic)\(query)", configuration: configuration,
+          logger: logger
         ) { inbound, outbound, _ in
           try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { [leave = self.leave] in
+            group.addTask {
               for await _ in leave {}
-              try await outbound.close(.normalClosure, reason: "done")
+              // Ended by leaveTopic(), not by the connection's end cancelling this task.
+              if !Task.isCancelled { try await outbound.close(.normalClosure, reason: "done") }
             }
             for try await message in inbound.messages(maxSize: 1 << 16) {
               guard case .text(let text) = message else { continue }
@@ -78,7 +103,12 @@ final class LoadClient: Sendable {
       } catch {
         state.withLock { $0.failure = "\(error)" }
       }
-      if state.withLock({ $0.isLeaving }) { break }
+      let isLeaving = state.withLock { state in
+        state.isSubscribed = false
+        state.leaving = nil
+        return state.isLeaving
+      }
+      if isLeaving { break }
       // Closed by the server, or it went away: the next server, with the last id.
       state.withLock { $0.serverIndex += 1 }
       try? await Task.sleep(for: .milliseconds(200))
@@ -110,8 +140,11 @@ final class LoadClient: Sendable {
 
   /// Closes the connection and stops reconnecting.
   func leaveTopic() {
-    state.withLock { $0.isLeaving = true }
-    leaveContinuation.finish()
+    let leaving = state.withLock { state in
+      state.isLeaving = true
+      return state.leaving
+    }
+    leaving?.finish()
   }
 
   var arrivals: [Arrival] { state.withLock { $0.arrivals } }
