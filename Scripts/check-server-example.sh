@@ -17,6 +17,13 @@
 #     --faults             also, while events flow: a PostgreSQL restart, a 20 s stop, a terminated LISTEN
 #                          connection, and one server process killed, whose clients resume on the other
 #     --outage-seconds N   how long the stop of --faults lasts (20)
+#     --adversarial        instead of the round above, attack the servers, started with --max-topics 500 and
+#                          --slow-client-deadline-ms 3000: upgrades and POSTs without a token, with a forged, an
+#                          expired and another topic's token, from an origin not listed, with bodies not JSON (each
+#                          refused with its status and a JSON reason, and counted in /metrics under it); a burst past
+#                          the rate limit (429, Retry-After); 20,000 short-lived topics, 64 at once, then a new one;
+#                          100 WebSockets that never read, flooded (each closed as slow within the deadline and 3 s).
+#                          Its figures include each server's VmRSS before and after
 #     --release            build and run a release build (default: debug, which builds in about half the time)
 #     --time-limit SECONDS the whole run, build included (1500)
 #     --build-only         build the example (as the same command would without this flag) and stop: CI starts it
@@ -28,7 +35,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 clients=300 topics=3 events=100 publishers=32 catch_up=2000 faults=0 outage_seconds=20 configuration=debug
-time_limit=1500 build_only=0
+time_limit=1500 build_only=0 adversarial=0
 arguments=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,6 +45,7 @@ while [ $# -gt 0 ]; do
     --publishers) publishers="$2"; shift 2 ;;
     --catch-up) catch_up="$2"; shift 2 ;;
     --faults) faults=1; shift ;;
+    --adversarial) adversarial=1; shift ;;
     --outage-seconds) outage_seconds="$2"; shift 2 ;;
     --release) configuration=release; shift ;;
     --time-limit) time_limit="$2"; shift 2 ;;
@@ -223,9 +231,13 @@ export LIVE_UPDATES_TOKEN_KEY
 # The check's WebSocket client (HummingbirdWSClient) sends `Origin: ws://HOST`, which the servers are told to allow.
 retention_count=$((catch_up > 1000 ? catch_up : 1000))
 servers=()
+# The adversarial round: few topics kept, so that its short-lived ones are evicted; a short deadline for slow clients.
+slow_deadline_ms=3000
+server_options=()
+if [ "$adversarial" -eq 1 ]; then server_options=(--max-topics 500 --slow-client-deadline-ms "$slow_deadline_ms"); fi
 for name in a b; do
   "$bin/LiveUpdatesServer" --port 0 --port-file "$work/$name.port" --process "$name" \
-    --retention-count "$retention_count" --allowed-origin ws://127.0.0.1 \
+    --retention-count "$retention_count" --allowed-origin ws://127.0.0.1 "${server_options[@]}" \
     --postgres-port "$pg_port" --postgres-user eventbus --postgres-database eventbus >"$work/server-$name.log" 2>&1 &
   server_pids+=($!)
 done
@@ -250,6 +262,16 @@ if [ "$faults" -eq 1 ]; then
     --stop-postgres "$pg_command -m fast stop >/dev/null"
     --start-postgres "$pg_command start >/dev/null"
     --kill-server "a=kill -KILL ${server_pids[0]}")
+fi
+
+if [ "$adversarial" -eq 1 ]; then
+  adversarial_start=$SECONDS
+  status=0
+  "$bin/LiveUpdatesCheck" "${servers[@]}" --adversarial --server-pid "a=${server_pids[0]}" \
+    --server-pid "b=${server_pids[1]}" --slow-client-deadline-ms "$slow_deadline_ms" \
+    --postgres-port "$pg_port" --postgres-user postgres --postgres-database eventbus || status=$?
+  echo "The adversarial round took $((SECONDS - adversarial_start)) s." >&2
+  exit "$status"
 fi
 
 "$bin/LiveUpdatesCheck" "${servers[@]}" --clients "$clients" --topics "$topics" --events "$events" \

@@ -17,6 +17,9 @@ struct WebSocketClientConnection: Sendable {
   let logger: Logger
   /// What the client was told last, for the close that a shutdown sends it.
   var progress = DeliveryProgress()
+  /// Set once the client is being closed for being slow (its queue filled up, or its socket did not drain): a write
+  /// that fails after that is the close's doing, not PostgreSQL's.
+  let slowness = SlowClientMark()
 
   func serve(from feeds: TopicFeeds) async throws {
     let subscriber = TopicSubscriber()
@@ -43,6 +46,8 @@ struct WebSocketClientConnection: Sendable {
         group.cancelAll()
       }
     } catch let error as WebSocketClientConnection.Unavailable {
+      // A write that failed because the socket was closed as too slow: counted as a slow client, by the caller.
+      if slowness.isMarked { return }
       statistics.update { $0.clientsClosedUnavailable += 1 }
       try? await outbound.write(.text(ControlFrame.unavailable(error.reason)))
       try? await outbound.close(.unknown(1013), reason: "try again later")
@@ -92,6 +97,7 @@ struct WebSocketClientConnection: Sendable {
       }
     }
     if subscriber.isOverflowed {
+      slowness.mark()
       statistics.update { $0.slowClientsClosed += 1 }
       logger.warning("closed a client of \(topic) that read too slowly; it resumes with its last id")
       try? await outbound.close(.policyViolation, reason: "too slow")

@@ -26,6 +26,20 @@ struct CheckOptions: Sendable {
   var closeBound = Duration.seconds(2)
   /// The faults to run, with the commands that cause them; `nil` without `--faults`.
   var faults: Faults?
+  /// Runs the adversarial round (``AdversarialCheck``) instead of the others.
+  var adversarial = false
+  /// The servers' process ids, by name, for their resident memory.
+  var serverPIDs: [String: Int] = [:]
+  /// Short-lived topics the adversarial round opens, and how many at once.
+  var adversarialTopics = 20_000
+  var topicConcurrency = 64
+  /// WebSockets that never read, and the events they are flooded with.
+  var slowClients = 100
+  var floodEvents = 150
+  /// The servers' `--slow-client-deadline-ms`.
+  var slowClientDeadline = Duration.seconds(10)
+  /// POSTs at once with one token, past the rate limit.
+  var ratePosts = 80
 
   /// Shell commands that act on the cluster and the servers, given by the script that started them.
   struct Faults: Sendable {
@@ -54,6 +68,15 @@ struct CheckOptions: Sendable {
       --restart-postgres CMD --stop-postgres CMD --start-postgres CMD
       --kill-server NAME=CMD       kills server NAME
       --outage-seconds N           how long PostgreSQL stays stopped (20)
+      --adversarial                run the adversarial round instead: refused requests, a burst past the rate
+                                   limit, short-lived topics, WebSockets that never read
+      --server-pid NAME=PID        the process id of server NAME, for its resident memory
+      --adversarial-topics N       short-lived topics (20000)
+      --topic-concurrency N        of them at once (64)
+      --slow-clients N             WebSockets that never read (100)
+      --flood-events N             events of 4 kB their topic is flooded with (150)
+      --slow-client-deadline-ms N  the servers' --slow-client-deadline-ms (10000)
+      --rate-posts N               POSTs at once with one token (80)
     """
 
   struct ArgumentError: Error, CustomStringConvertible {
@@ -68,6 +91,10 @@ struct CheckOptions: Sendable {
     while let flag = remaining.popFirst() {
       if flag == "--faults" {
         runsFaults = true
+        continue
+      }
+      if flag == "--adversarial" {
+        options.adversarial = true
         continue
       }
       guard let value = remaining.popFirst() else { throw ArgumentError(description: "\(flag) needs a value") }
@@ -88,6 +115,18 @@ struct CheckOptions: Sendable {
       case "--stop-postgres": faults.stopPostgres = value
       case "--start-postgres": faults.startPostgres = value
       case "--outage-seconds": faults.outage = .seconds(try positive(value, for: flag))
+      case "--server-pid":
+        let parts = value.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let pid = Int(parts[1]) else {
+          throw ArgumentError(description: "--server-pid takes NAME=PID")
+        }
+        options.serverPIDs[String(parts[0])] = pid
+      case "--adversarial-topics": options.adversarialTopics = try positive(value, for: flag)
+      case "--topic-concurrency": options.topicConcurrency = try positive(value, for: flag)
+      case "--slow-clients": options.slowClients = try positive(value, for: flag)
+      case "--flood-events": options.floodEvents = try positive(value, for: flag)
+      case "--slow-client-deadline-ms": options.slowClientDeadline = .milliseconds(try positive(value, for: flag))
+      case "--rate-posts": options.ratePosts = try positive(value, for: flag)
       case "--kill-server":
         let parts = value.split(separator: "=", maxSplits: 1)
         guard parts.count == 2 else { throw ArgumentError(description: "--kill-server takes NAME=COMMAND") }

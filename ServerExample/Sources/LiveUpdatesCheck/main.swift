@@ -23,6 +23,12 @@ do {
   say("server-example: 0 passed, 1 failed")
   exit(1)
 }
-let report = await Check(options: options, logger: logger).run()
+let report: Report
+if options.adversarial {
+  let key = ProcessInfo.processInfo.environment[AccessSettings.keyVariable] ?? ""
+  report = await AdversarialCheck(options: options, key: key).run()
+} else {
+  report = await Check(options: options, logger: logger).run()
+}
 say(report.summary)
 exit(report.failed == 0 ? 0 : 1)

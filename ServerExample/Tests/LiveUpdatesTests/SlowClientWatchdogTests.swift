@@ -53,6 +53,28 @@ import Testing
     #expect(fake.state.withLock { $0.closeFrames == 0 && !$0.closed })
   }
 
+  /// A write that fails once the socket is closed must find the client marked slow already: the mark comes first.
+  @Test func theMarkIsSetBeforeTheCloseFrameAndTheClose() async throws {
+    let mark = SlowClientMark()
+    let seen = Mutex((atCloseFrame: false, atClose: false))
+    let socket = SlowClientWatchdog.Socket(
+      isActive: { true }, isWritable: { false },
+      sendCloseFrame: { seen.withLock { $0.atCloseFrame = mark.isMarked } },
+      close: { seen.withLock { $0.atClose = mark.isMarked } })
+    let watchdog = SlowClientWatchdog(socket: socket, deadline: .milliseconds(100), mark: mark)
+    #expect(!mark.isMarked)
+    #expect(try await watchdog.watch())
+    #expect(seen.withLock { $0.atCloseFrame && $0.atClose })
+  }
+
+  @Test func aClientLeftOpenIsNotMarked() async throws {
+    let fake = FakeSocket(closeFrameReturns: true)
+    let watchdog = SlowClientWatchdog(socket: fake.socket, deadline: .milliseconds(400))
+    fake.state.withLock { $0.active = false }
+    #expect(try await watchdog.watch() == false)
+    #expect(!watchdog.mark.isMarked)
+  }
+
   @Test func theDeadlineIsAnOption() throws {
     let options = try ServerOptions.parse(["--slow-client-deadline-ms", "3000", "--send-buffer-bytes", "16384"])
     #expect(options.limits.slowClientDeadline == .seconds(3))

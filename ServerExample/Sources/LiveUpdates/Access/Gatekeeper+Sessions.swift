@@ -24,7 +24,8 @@ extension Gatekeeper {
     )
     .get()
     let watchdog = SlowClientWatchdog(
-      socket: .init(channel: channel, outbound: client.outbound), deadline: limits.slowClientDeadline)
+      socket: .init(channel: channel, outbound: client.outbound), deadline: limits.slowClientDeadline,
+      mark: client.slowness)
     let registration = clients.register {
       let reason = client.progress.lastID.map { "going away; last-id=\($0)" } ?? "going away"
       try? await client.outbound.close(.goingAway, reason: reason)
@@ -42,8 +43,11 @@ extension Gatekeeper {
         return false
       }
       group.addTask { (try? await watchdog.watch()) ?? false }
-      // The first to end: the client's serving (it left, or was closed), or the watchdog, which closed it.
-      if try await group.next() == true {
+      // The first to end: the client's serving (it left, or was closed), or the watchdog, which closed it. A client
+      // closed as slow is counted as slow whichever ends first: its queue filled up, or the watchdog's close made a
+      // write fail, which ends the serving before the watchdog returns.
+      let closedByWatchdog = try await group.next() == true
+      if closedByWatchdog || client.slowness.isMarked {
         metrics.slowClientClosed()
         client.logger.warning("closed a client whose socket did not drain", metadata: ["topic": "\(client.topic)"])
       }

@@ -1,5 +1,25 @@
 import HummingbirdWebSocket
 import NIOCore
+import Synchronization
+
+/// Whether a client was closed for being slow, by its watchdog or because its queue filled up: set before the socket
+/// is closed, so that whatever fails on that socket afterwards (a write, the close frame) is not taken for another
+/// cause, and the client is counted once, as a slow client.
+public final class SlowClientMark: Sendable {
+  private let marked = Mutex(false)
+
+  public init() {}
+
+  /// Notes that the client is being closed for being slow.
+  public func mark() {
+    marked.withLock { $0 = true }
+  }
+
+  /// Whether ``mark()`` was called.
+  public var isMarked: Bool {
+    marked.withLock { $0 }
+  }
+}
 
 /// Closes a client whose socket does not drain: its channel stays unwritable (the kernel's send buffer, capped by
 /// `SO_SNDBUF`, and NIO's own are full) for longer than the deadline, whether it ever reads again or not. A client
@@ -30,11 +50,17 @@ public struct SlowClientWatchdog: Sendable {
   public let deadline: Duration
   /// How long the close frame may take before the connection is closed without it.
   public let closeFrameTimeout: Duration
+  /// Set before the watchdog closes the client.
+  public let mark: SlowClientMark
 
-  public init(socket: Socket, deadline: Duration, closeFrameTimeout: Duration = .seconds(1)) {
+  public init(
+    socket: Socket, deadline: Duration, closeFrameTimeout: Duration = .seconds(1),
+    mark: SlowClientMark = SlowClientMark()
+  ) {
     self.socket = socket
     self.deadline = deadline
     self.closeFrameTimeout = closeFrameTimeout
+    self.mark = mark
   }
 
   /// How often writability is looked at: a client is closed between `deadline` and `deadline` + this.
@@ -51,6 +77,7 @@ public struct SlowClientWatchdog: Sendable {
         stalledSince = nil
       } else if let since = stalledSince {
         if since.duration(to: clock.now) >= deadline {
+          mark.mark()
           await closeSlowClient()
           return true
         }
