@@ -192,17 +192,7 @@ import Testing
     queue.suspend()  // the events wait in the lane until the end of the test
     output.send(1)
     output.send(2)
-    let (registered, kept) = AsyncStream.makeStream(of: Void.self)
-    let weakWait = WeakWait()
-    let waiting = Task {
-      try await output.waitUntilDelivered { wait in
-        weakWait.wait = wait
-        kept.yield()
-      }
-    }
-    for await _ in registered { break }
-    waiting.cancel()
-    await #expect(throws: CancellationError.self) { try await waiting.value }
+    let weakWait = await cancelWaitOnceRegistered(on: output)
     #expect(weakWait.wait == nil, "the lane no longer keeps the wait")
     #expect(log.count == 0, "the queue is still suspended")
     queue.resume()
@@ -218,6 +208,17 @@ import Testing
     let first = Task.detached { await runOnThread { output.send(1) } }
     await runOnThread { holding.entered.wait() }
     output.send(2)
+    let weakWait = await cancelWaitOnceRegistered(on: output)
+    #expect(weakWait.wait == nil, "the machine no longer keeps the wait")
+    #expect(output.state.withLock { $0.machine.waits.isEmpty })
+    holding.released.signal()
+    #expect(await first.value)
+    #expect(holding.log.elements == [1, 2])
+  }
+
+  /// Starts a wait on `output`, cancels it once the output keeps it, and checks that it threw at once. Returns a weak
+  /// reference to it, for the test to check that nothing keeps it any more.
+  private func cancelWaitOnceRegistered(on output: Output<Int>) async -> WeakWait {
     let (registered, kept) = AsyncStream.makeStream(of: Void.self)
     let weakWait = WeakWait()
     let waiting = Task {
@@ -229,11 +230,7 @@ import Testing
     for await _ in registered { break }
     waiting.cancel()
     await #expect(throws: CancellationError.self) { try await waiting.value }
-    #expect(weakWait.wait == nil, "the machine no longer keeps the wait")
-    #expect(output.state.withLock { $0.machine.waits.isEmpty })
-    holding.released.signal()
-    #expect(await first.value)
-    #expect(holding.log.elements == [1, 2])
+    return weakWait
   }
 
   @Test func aWaitInACancelledTaskThrowsWithoutWaiting() async {
