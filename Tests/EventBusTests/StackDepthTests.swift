@@ -80,7 +80,11 @@ import Testing
 
     func handle(event: Int) {
       let symbols = Thread.callStackSymbols
-      let backtrace = (try? Backtrace.capture().symbolicated())?.frames.filter { !$0.inlined }.map {
+      // Symbol tables only: no inline frames (a debug build has none) and no source locations, whose debug
+      // information takes seconds and hundreds of megabytes to read, which other tests measuring the heap would see.
+      let backtrace = (try? Backtrace.capture(limit: 64).symbolicated(options: [.useSymbolCache]))?.frames.filter {
+        !$0.inlined
+      }.map {
         $0.symbol?.name ?? ""
       }
       captures.withLock { $0 = $0 ?? (symbols, backtrace ?? []) }

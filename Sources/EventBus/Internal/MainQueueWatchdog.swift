@@ -2,30 +2,36 @@
   import Dispatch
 
   /// Debug builds only: warns, once a process, when `.main` deliveries have waited for ``patience`` and the main queue
-  /// has run none of the blocks that carry them.
+  /// has never run one of the blocks that carry them.
   ///
   /// That is what a command-line tool with a synchronous `main.swift` looks like from inside: nothing serves the main
-  /// queue, so `.main` deliveries sent from another thread never arrive, and nothing else says why. A main thread
-  /// blocked for that long looks the same, and is worth a line too.
+  /// queue, so `.main` deliveries sent from another thread never arrive, and nothing else says why. A main queue that
+  /// has run blocks before is served; one blocked for a while later (a long synchronous step on the main actor) is not
+  /// this trap, and gets no warning.
   ///
   /// Lanes report each block they put on the main queue (``scheduled()``) and each that starts (``started()``); both
-  /// take a lock, in debug builds only, once a burst, not once an event. While blocks wait, one timer on a background
-  /// queue looks every ``patience``: if none has started since it last looked, it warns.
+  /// take a lock, in debug builds only, once a burst, not once an event. Until a block has started, a block sets a
+  /// timer on a background queue if none is set, which looks once, after ``patience``.
   package enum MainQueueWatchdog {
     package struct State: Sendable {
       /// Blocks put on the main queue and not yet started.
       package var waiting = 0
-      /// Blocks started, ever: the timer compares it with what it saw last time.
+      /// Blocks started, ever.
       package var startedCount: UInt = 0
-      /// What `startedCount` was when the timer was set, or `nil` when no timer is set.
-      package var startedWhenArmed: UInt?
+      /// What `startedCount` was when watching began: 0, or where the watchdog's tests put it (``reset()``).
+      package var baseline: UInt = 0
+      /// Whether a timer is set.
+      package var isArmed = false
       package var hasWarned = false
+
+      /// Whether the main queue has run none of the blocks since watching began.
+      package var isUnserved: Bool { startedCount == baseline }
 
       /// Notes a block put on the main queue. Returns whether to set the timer.
       package mutating func scheduled() -> Bool {
         waiting += 1
-        guard startedWhenArmed == nil, !hasWarned else { return false }
-        startedWhenArmed = startedCount
+        guard !isArmed, !hasWarned, isUnserved else { return false }
+        isArmed = true
         return true
       }
 
@@ -37,26 +43,16 @@
 
       /// What the timer does when it fires.
       package enum Verdict: Equatable, Sendable {
-        /// Nothing waits: the timer is not set again.
+        /// The main queue is served, or nothing waits: nothing to say.
         case done
-        /// A block started since it was set: set it again.
-        case rearm
-        /// Blocks waited the whole time and none started: warn, once.
+        /// Blocks waited the whole time and the main queue has never run one: warn, once.
         case warn
       }
 
       /// The timer fired.
       package mutating func timerFired() -> Verdict {
-        let startedThen = startedWhenArmed
-        guard waiting > 0 else {
-          startedWhenArmed = nil
-          return .done
-        }
-        guard startedThen == startedCount else {
-          startedWhenArmed = startedCount
-          return .rearm
-        }
-        startedWhenArmed = nil
+        isArmed = false
+        guard waiting > 0, !hasWarned, isUnserved else { return .done }
         hasWarned = true
         return .warn
       }
@@ -72,9 +68,13 @@
       set { settings.withLock { $0 = newValue } }
     }
 
-    /// Forgets that it warned: for the watchdog's own tests.
+    /// Watches again from now, as if the main queue had never run a block: for the watchdog's own tests, with the
+    /// main queue blocked. The count of waiting blocks stays, since blocks queued before may start after.
     package static func reset() {
-      state.withLock { $0 = State() }
+      state.withLock { state in
+        state.hasWarned = false
+        state.baseline = state.startedCount
+      }
     }
 
     /// Called by a lane when it puts a block on the main queue.
@@ -100,10 +100,8 @@
     /// What the timer does when it fires; the watchdog's tests call it too, instead of waiting.
     package static func timerFired() -> State.Verdict {
       let verdict = state.withLock { $0.timerFired() }
-      switch verdict {
-      case .done: break
-      case .rearm: arm()
-      case .warn: DebugWarnings.emit(warning(after: patience), about: callSite)
+      if verdict == .warn {
+        DebugWarnings.emit(warning(after: patience), about: callSite)
       }
       return verdict
     }
@@ -113,10 +111,10 @@
 
     static func warning(after delay: Duration) -> String {
       """
-      EventBus warning: .main deliveries have waited \(delay.components.seconds) seconds and the main queue has run none of them. A command-line \
-      tool whose main.swift returns to nothing never serves the main queue: end it with dispatchMain(), make main \
-      async (@main with static func main() async), or run RunLoop.main.run(). Otherwise the main thread is blocked. \
-      (Debug builds only; said once.)
+      EventBus warning: .main deliveries have waited \(delay.components.seconds) seconds and the main queue has never run \
+      one. A command-line tool whose main.swift returns to nothing never serves the main queue: end it with \
+      dispatchMain(), make main async (@main with static func main() async), or run RunLoop.main.run(). Otherwise \
+      the main thread is blocked. (Debug builds only; said once.)
       """
     }
   }
