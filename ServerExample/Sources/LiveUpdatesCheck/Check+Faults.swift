@@ -72,12 +72,24 @@ extension Check {
   /// Every client has received every event of its topic committed so far, once, in order: checked after each fault
   /// but the last, which the whole run's count covers, so that a loss is pinned to the fault that caused it.
   private func checkNothingLost(after fault: String, clients: [LoadClient]) async {
-    let accounting = await account(clients, topics: topics, within: .seconds(60))
+    await checkNothingLost(
+      clients, "after \(fault), every client received every event of its topic committed so far exactly once, in order")
+  }
+
+  /// Counts every client's events against the table (``account(_:topics:within:)``) and checks that each received
+  /// every committed event of its topic once, in order, and, unless `resetsAllowed`, no `reset` frame. `claim` says
+  /// what that means at this point of the run; the count of committed events follows it.
+  @discardableResult
+  func checkNothingLost(
+    _ clients: [LoadClient], _ claim: String, within timeout: Duration = .seconds(60), resetsAllowed: Bool = true
+  ) async -> Accounting {
+    let accounting = await account(clients, topics: topics, within: timeout)
     report.check(
-      accounting.lost == 0 && accounting.duplicated == 0 && accounting.outOfOrder == 0,
-      "after \(fault), every client received every event of its topic committed so far exactly once, in order "
-        + "(\(accounting.committed) committed)",
+      accounting.lost == 0 && accounting.duplicated == 0 && accounting.outOfOrder == 0
+        && (resetsAllowed || accounting.resets == 0),
+      claim + " (\(accounting.committed) committed)",
       otherwise: "\(accounting.lost) lost, \(accounting.duplicated) duplicated, \(accounting.outOfOrder) out of "
-        + "order; " + accounting.wrong.joined(separator: "; "))
+        + "order, \(accounting.resets) resets; " + accounting.wrong.joined(separator: "; "))
+    return accounting
   }
 }
