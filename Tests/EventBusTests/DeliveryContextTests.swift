@@ -59,13 +59,13 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  @Test func queueDeliveryKeepsOrderAndDropsEventsAfterCancel() {
+  @Test func queueDeliveryKeepsOrderAndDropsEventsAfterCancel() async {
     let output = Output<Int>()
     let queue = DispatchQueue(label: "concurrent", attributes: .concurrent)
     let recorder = Recorder<Int>()
     let handle = output.subscribe(recorder, on: .queue(queue)) { recorder, value in recorder.handle(event: value) }
     for value in 0..<1000 { output.send(value) }
-    #expect(waitUntil { recorder.events.count == 1000 })
+    #expect(await suspendUntil { recorder.events.count == 1000 })
     #expect(recorder.events == Array(0..<1000))
     handle.cancel()
     output.send(5000)
@@ -160,7 +160,7 @@ import Testing
     #expect(responder.events.isEmpty, "G4/G11: a block queued before cancel() delivered \(responder.events)")
   }
 
-  @Test func queuedEventsAreDroppedWhenTheResponderDeinitialises() {
+  @Test func queuedEventsAreDroppedWhenTheResponderDeinitialises() async {
     struct Event: Sendable {}
     do {
       let output = Output<Event>()
@@ -179,7 +179,7 @@ import Testing
       #expect(calls.current == 0, "G4: a responder that deinitialised was called from its queue")
       #expect(output.subscriberCount == 0)
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 
   @Test func mainActorResponderReceivesEventsOnTheMainActorInOrder() async {

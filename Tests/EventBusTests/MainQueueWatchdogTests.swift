@@ -62,29 +62,32 @@ import Testing
       let subscription = output.subscribe(on: .main) { event in delivered.continuation.yield(event) }
       let mainBlocked = DispatchSemaphore(value: 0)
       let unblock = DispatchSemaphore(value: 0)
-      var verdicts: [MainQueueWatchdog.State.Verdict] = []
-      // Every warning of the watchdog while the main queue is blocked: the test's own look, or a timer that another
-      // test's block set, firing meanwhile; once warned, it says nothing more.
-      let warnings = DebugWarnings.capturing(inFile: "\(MainQueueWatchdog.callSite.fileID)") {
-        DispatchQueue.main.async {
-          mainBlocked.signal()
-          unblock.wait()
-        }
-        mainBlocked.wait()
-        // From here, with the main queue blocked, no block starts: watch as if none ever had.
-        MainQueueWatchdog.reset()
-        // Sent from another thread, as a tool's worker would: the lane puts a block on the main queue.
-        let sent = DispatchSemaphore(value: 0)
-        Thread {
+      let lookedVerdicts = LockedState<[MainQueueWatchdog.State.Verdict]>([])
+      let capturedWarnings = LockedState<[String]>([])
+      // The main queue is blocked on a thread of the test's own: a cooperative thread that waited here would be
+      // missing while the main queue is held, and the other tests' main-queue work needs both.
+      let finished = await runOnThread {
+        // Every warning of the watchdog while the main queue is blocked: the test's own look, or a timer that another
+        // test's block set, firing meanwhile; once warned, it says nothing more.
+        let captured = DebugWarnings.capturing(inFile: "\(MainQueueWatchdog.callSite.fileID)") {
+          DispatchQueue.main.async {
+            mainBlocked.signal()
+            unblock.wait()
+          }
+          mainBlocked.wait()
+          // From here, with the main queue blocked, no block starts: watch as if none ever had.
+          MainQueueWatchdog.reset()
+          // Sent from another thread, as a tool's worker would: the lane puts a block on the main queue.
           output.send(7)
-          sent.signal()
-        }.start()
-        sent.wait()
-        // The look warns, unless a timer set by another test's block fired first and warned.
-        verdicts.append(MainQueueWatchdog.timerFired())
-        verdicts.append(MainQueueWatchdog.timerFired())
-        unblock.signal()
+          // The look warns, unless a timer set by another test's block fired first and warned.
+          lookedVerdicts.withLock { $0.append(MainQueueWatchdog.timerFired()) }
+          lookedVerdicts.withLock { $0.append(MainQueueWatchdog.timerFired()) }
+          unblock.signal()
+        }
+        capturedWarnings.withLock { $0 = captured }
       }
+      guard finished else { return }
+      let (verdicts, warnings) = (lookedVerdicts.withLock { $0 }, capturedWarnings.withLock { $0 })
       #expect(verdicts.filter { $0 == .warn }.count <= 1, "\(verdicts)")
       #expect(verdicts.last == .done, "once warned, it looks no more: \(verdicts)")
       #expect(warnings.count == 1, "\(warnings)")

@@ -69,7 +69,7 @@ import Testing
     withExtendedLifetime((earlyToken, lateToken)) {}
   }
 
-  @Test func responderSubscribedThroughOperatorsIsStillHeldWeakly() {
+  @Test func responderSubscribedThroughOperatorsIsStillHeldWeakly() async {
     struct Event: Sendable, Equatable {
       var value: Int
     }
@@ -88,7 +88,7 @@ import Testing
       #expect(weakResponder == nil, "G6: an operator keeps the responder alive")
       #expect(output.subscriberCount == 0)
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 
   @Test func operatorsKeepTheSubscriptionsDeliveryContext() {

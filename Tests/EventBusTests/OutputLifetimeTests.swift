@@ -80,7 +80,7 @@ import Testing
     #expect(LiveObjects.count("Output.Entry", for: Event.self) == 1)
   }
 
-  @Test func subscribeCancelChurnFreesEveryEntry() {
+  @Test func subscribeCancelChurnFreesEveryEntry() async {
     struct Event: Sendable {}
     do {
       let output = Output<Event>()
@@ -95,10 +95,10 @@ import Testing
       #expect(LiveObjects.count("Output.Entry", for: Event.self) == 0)
       #expect(output.subscriberCount == 0)
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 
-  @Test func subscriptionsDoNotKeepTheOutputAlive() {
+  @Test func subscriptionsDoNotKeepTheOutputAlive() async {
     struct Event: Sendable {}
     weak var weakOutput: Output<Event>?
     let responder = Recorder<Event>()
@@ -112,7 +112,7 @@ import Testing
     #expect(weakOutput == nil, "a subscription keeps its output alive")
     token?.cancel()  // safe after the output is gone
     token = nil
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 
   @Test func handlerAndWhatItCapturesAreReleasedWhenTheSubscriptionEnds() {

@@ -101,7 +101,7 @@ import Testing
       await task.value
       #expect(output.subscriberCount == 0, "the subscription outlived the cancelled iteration")
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 
   @Test func valuesEndsWhenTheLoopBreaks() async {
@@ -121,7 +121,7 @@ import Testing
     #expect(await suspendUntil { output.subscriberCount == 0 }, "the subscription outlived the loop")
   }
 
-  @Test func valuesEndsWhenTheStreamIsReleased() {
+  @Test func valuesEndsWhenTheStreamIsReleased() async {
     struct Event: Sendable {}
     do {
       let output = Output<Event>()
@@ -132,6 +132,6 @@ import Testing
       }
       #expect(output.subscriberCount == 0)
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 }

@@ -105,7 +105,7 @@ import Testing
       withExtendedLifetime(roundStarts) {}
       #expect(output.subscriberCount == 33)
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
 
     #expect(!violated.isSet, "G4: a handler received an event sent after its cancel() returned; the run stopped early")
     let total = senders * perSender

@@ -110,6 +110,6 @@ import Testing
       #expect(monitor.maximumInside == 1, "G2: \(monitor.maximumInside) handlers ran at once")
       #expect(monitor.outOfTurn == 0, "G1: \(monitor.outOfTurn) handler calls out of subscription order")
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 }

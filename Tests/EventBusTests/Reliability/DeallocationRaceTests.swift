@@ -162,6 +162,6 @@ import Testing
       shared.subscribedInDeinit.put(nil)
       withExtendedLifetime(observer) {}
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 }

@@ -28,7 +28,7 @@ import Testing
   /// on), then the output. Returns what was still alive at either step.
   private func leftovers<Event: Sendable>(
     _ make: @escaping @Sendable () -> Event, kind: Kind, ending: Ending, context: Context
-  ) -> [String] {
+  ) async -> [String] {
     weak var weakOutput: Output<Event>?
     weak var weakResponder: Recorder<Event>?
     weak var weakCaptured: LifetimeProbe?
@@ -58,7 +58,7 @@ import Testing
     weakResponder = responder
     output!.send(make())
     output!.send(make())
-    waitUntil { delivered.current >= 2 }
+    await suspendUntil { delivered.current >= 2 }
     switch ending {
     case .cancel:
       token?.cancel()
@@ -77,7 +77,7 @@ import Testing
     responder = nil
     if let output {
       output.send(make())  // meets the dead responder, if any, and prunes it
-      let freed = waitUntil {
+      let freed = await suspendUntil {
         weakResponder == nil && weakCaptured == nil && LiveObjects.count("Output.Entry", for: Event.self) == 0
           && LiveObjects.count("DeliveryLane", for: Event.self) == 0
       }
@@ -88,7 +88,7 @@ import Testing
       }
     }
     output = nil
-    let freed = waitUntil {
+    let freed = await suspendUntil {
       weakOutput == nil && weakResponder == nil && weakCaptured == nil && LiveObjects.total(for: Event.self) == 0
     }
     if !freed {
@@ -100,7 +100,7 @@ import Testing
     return leftovers
   }
 
-  @Test func everyWayASubscriptionEndsFreesEverything() {
+  @Test func everyWayASubscriptionEndsFreesEverything() async {
     // The combinations run one after another: they share this test's event type, whose live objects must be 0
     // after each.
     struct Event: Sendable {
@@ -109,7 +109,7 @@ import Testing
     for kind in Kind.allCases {
       for ending in Ending.allCases {
         for context in Context.allCases {
-          let leftovers = leftovers({ Event() }, kind: kind, ending: ending, context: context)
+          let leftovers = await leftovers({ Event() }, kind: kind, ending: ending, context: context)
           #expect(leftovers.isEmpty, "\(kind) subscription, \(context) delivery, ended by \(ending): \(leftovers)")
         }
       }
@@ -160,10 +160,10 @@ import Testing
     }
     #expect(weakOutput == nil)
     #expect(weakResponder == nil)
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 
-  @Test(.countsLiveObjects) func subscribeCancelCyclesLeaveNoLiveObjects() {
+  @Test(.countsLiveObjects) func subscribeCancelCyclesLeaveNoLiveObjects() async {
     // 100 000 cycles of every kind of subscription, cancelled every way, on one output; then the output goes too.
     struct Event: Sendable {}
     let cycles = stress(100_000)
@@ -193,6 +193,6 @@ import Testing
       #expect(highest <= 256, "\(highest) entries alive at once; they should be freed as they end")
       #expect(output.subscriberCount == 0)
     }
-    expectNoLiveObjects(for: Event.self)
+    await expectNoLiveObjects(for: Event.self)
   }
 }

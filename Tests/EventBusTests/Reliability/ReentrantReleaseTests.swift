@@ -154,7 +154,7 @@ import Testing
     }
     #expect(finished, "G8: releasing a responder during its delivery deadlocked")
     guard finished else { return abandon(immediate, queued) }
-    #expect(waitUntil { journal.count == 2 }, "released: \(journal.names)")
+    #expect(await suspendUntil { journal.count == 2 }, "released: \(journal.names)")
     #expect(journal.names.sorted() == ["immediate", "queued"])
   }
 
@@ -659,7 +659,7 @@ import Testing
     }
     #expect(finished, "G8: dropping the events waiting for the queue deadlocked")
     guard finished else { return abandon(token) }
-    #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
+    #expect(await suspendUntil { journal.count == 4 }, "released: \(journal.names)")
     #expect(journal.names.sorted() == ["event 0", "event 1", "event 2", "handler"])
   }
 
@@ -687,7 +687,7 @@ import Testing
     }
     #expect(finished, "G8: the queued sends deadlocked")
     guard finished else { return }
-    #expect(waitUntil { journal.count == 4 }, "released: \(journal.names)")
+    #expect(await suspendUntil { journal.count == 4 }, "released: \(journal.names)")
     #expect(journal.names.sorted() == ["event 0", "event 1", "event 2", "handler"])
     #expect(output.occupiedCount == 0)
   }

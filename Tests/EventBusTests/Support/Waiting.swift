@@ -4,11 +4,24 @@ import Testing
 
 @testable import EventBus
 
-/// Polls `condition` until it holds or `timeout` passes. For work handed to a `DispatchQueue`.
+/// Polls `condition` until it holds or `timeout` passes, blocking the calling thread. For a thread of the test's own
+/// (inside ``runOnThread(stackSize:timeout:sourceLocation:_:)``, a handler, a queue's block), never for a test body.
+///
+/// A test body runs on one of the cooperative threads, as many as the machine has cores. A body that blocked one of
+/// them until a `.main` or queue delivery arrived could wait for ever on a busy machine: the deliveries and the tests
+/// that would release the main queue need those threads too. That is why this records an issue when called from a
+/// task; a test body calls ``suspendUntil(isolation:timeout:_:)``, which suspends instead.
 ///
 /// - Returns: Whether the condition held in time.
 @discardableResult
-func waitUntil(timeout: TimeInterval = 120, _ condition: () -> Bool) -> Bool {
+func waitUntil(
+  timeout: TimeInterval = 120, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) -> Bool {
+  if withUnsafeCurrentTask(body: { $0 != nil }) {
+    Issue.record(
+      "waitUntil blocks a cooperative thread: a test body suspends with suspendUntil instead",
+      sourceLocation: sourceLocation)
+  }
   let deadline = Date().addingTimeInterval(timeout)
   while !condition() {
     if Date() >= deadline { return false }
@@ -37,15 +50,17 @@ func suspendUntil(
 
 /// Expects that no output, entry or lane for events of `eventType` is alive (G6).
 ///
-/// Waits a little first, because a block a `DispatchQueue` has not run yet may still hold an entry. Give every test
-/// that calls this its own event type, so parallel tests don't disturb the count.
+/// Suspends a little first if need be, because a block a `DispatchQueue` has not run yet may still hold an entry. Give
+/// every test that calls this its own event type, so parallel tests don't disturb the count.
 func expectNoLiveObjects(
   for eventType: Any.Type,
   timeout: TimeInterval = 120,
   sourceLocation: SourceLocation = #_sourceLocation
-) {
-  let freed = waitUntil(timeout: timeout) { LiveObjects.total(for: eventType) == 0 }
-  #expect(freed, "leak: \(liveObjectsDescription(for: eventType)) still alive", sourceLocation: sourceLocation)
+) async {
+  let freed = await suspendUntil(timeout: timeout) { LiveObjects.total(for: eventType) == 0 }
+  #expect(
+    freed, "leak: \(liveObjectsDescription(for: eventType)) still alive after \(Int(timeout)) s",
+    sourceLocation: sourceLocation)
 }
 
 /// What `LiveObjects` counts for `eventType`, for failure messages.
