@@ -267,13 +267,21 @@ extension Documentation {
   /// that a delivery that never comes fails the test's expectation instead of hanging it.
   @MainActor static func waitUntil(
     timeoutSeconds: Double = 120,
+    sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @MainActor () -> Bool
   ) async {
     let deadline = DispatchTime.now() + timeoutSeconds
-    while !condition() && DispatchTime.now() < deadline {
+    while !condition() {
+      guard DispatchTime.now() < deadline else {
+        Issue.record(
+          "waited \(Int(timeoutSeconds)) s for the condition polled here; it never held", sourceLocation: sourceLocation
+        )
+        return
+      }
       try? await Task.sleep(nanoseconds: 1_000_000)
     }
   }
+
 }
 
 // The custom source, at file scope so that the service's `Sendable` conformance can sit in an extension of its own.

@@ -63,10 +63,19 @@ func withWatchdog(
 }
 
 /// Polls `condition` until it holds or `timeout` passes, without blocking a thread; returns whether it held.
-func eventually(timeout: TimeInterval = 120, _ condition: () -> Bool) async -> Bool {
+///
+/// For what the library offers no wait for (a source's own task, Foundation's delivery of a message). The deadline is
+/// generous, not tuned: a condition that never holds records an issue here, at the caller, saying so.
+func eventually(
+  timeout: TimeInterval = 120, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while !condition() {
-    if Date() > deadline { return false }
+    if Date() > deadline {
+      Issue.record(
+        "waited \(Int(timeout)) s for the condition polled here; it never held", sourceLocation: sourceLocation)
+      return false
+    }
     try? await Task.sleep(nanoseconds: 1_000_000)
   }
   return true

@@ -31,18 +31,24 @@ func waitUntil(
 }
 
 /// Polls `condition` until it holds or `timeout` passes, suspending between polls, so work waiting for the main
-/// actor can run meanwhile.
+/// actor can run meanwhile. For what the library offers no wait for; a condition that never holds records an issue
+/// at the caller, saying how long it waited.
 ///
 /// - Returns: Whether the condition held in time.
 @discardableResult
 func suspendUntil(
   isolation: isolated (any Actor)? = #isolation,
   timeout: TimeInterval = 120,
+  sourceLocation: SourceLocation = #_sourceLocation,
   _ condition: () async -> Bool
 ) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while await !condition() {
-    if Date() >= deadline { return false }
+    if Date() >= deadline {
+      Issue.record(
+        "waited \(Int(timeout)) s for the condition polled here; it never held", sourceLocation: sourceLocation)
+      return false
+    }
     try? await Task.sleep(nanoseconds: 1_000_000)
   }
   return true
@@ -57,7 +63,9 @@ func expectNoLiveObjects(
   timeout: TimeInterval = 120,
   sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-  let freed = await suspendUntil(timeout: timeout) { LiveObjects.total(for: eventType) == 0 }
+  let freed = await suspendUntil(timeout: timeout, sourceLocation: sourceLocation) {
+    LiveObjects.total(for: eventType) == 0
+  }
   #expect(
     freed, "leak: \(liveObjectsDescription(for: eventType)) still alive after \(Int(timeout)) s",
     sourceLocation: sourceLocation)
