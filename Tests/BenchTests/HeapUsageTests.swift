@@ -11,11 +11,11 @@ extension BenchTestSuite {
       var words = (0, 0, 0, 0)
     }
 
-    @Test func growthCountsWhatTheBodyAllocatesAndKeeps() {
+    @Test func growthCountsWhatTheBodyAllocatesAndKeeps() async {
       // 16 bytes of object header and 32 of words: 48 bytes each at least, a 64-byte chunk on glibc; less what the
       // allocator's per-thread cache hides (at most 7 chunks of a size), plus some slack.
       #expect(
-        withRetries {
+        await withRetries {
           var kept: [FourWords] = []
           kept.reserveCapacity(1000)
           let growth = HeapUsage.growth {
@@ -27,9 +27,9 @@ extension BenchTestSuite {
         })
     }
 
-    @Test func growthIgnoresWhatTheBodyFrees() {
+    @Test func growthIgnoresWhatTheBodyFrees() async {
       #expect(
-        withRetries {
+        await withRetries {
           let growth = HeapUsage.growth {
             for _ in 0..<1000 {
               blackHole(FourWords())
@@ -39,27 +39,29 @@ extension BenchTestSuite {
         })
     }
 
-    @Test func theMemoryScenarioReportsBytesPerSubscriber() throws {
+    @Test func theMemoryScenarioReportsBytesPerSubscriber() async throws {
       let plan = MeasurementPlan(repetitions: 1, repetitionTarget: .microseconds(10))
       let contenders = Scenario.memory.contenders
       // Every subscription keeps something: at least a pointer's worth per responder, and less than a page.
       #expect(
-        try withRetries {
+        try await withRetries {
           let figures = try MemoryScenario.measure(contenders: contenders, responderCount: 200, plan: plan)
           return figures.count == contenders.count && figures.allSatisfy { (8...4096).contains($0.median) }
         })
     }
 
-    /// Whether `attempt` succeeds within 100 tries, 5 ms apart. The heap is the whole process's: the Bench suites
-    /// run one at a time, but the tests of the other modules run beside them, and a burst of their allocations
-    /// (hundreds of parallel cases) can move several readings in a row. A reading that is wrong for a reason of its
-    /// own is wrong every time, so the test still fails then.
-    private func withRetries(_ attempt: () throws -> Bool) rethrows -> Bool {
-      for round in 0..<100 {
+    /// Whether `attempt` succeeds within two minutes of tries, 10 ms apart. The heap is the whole process's: the
+    /// Bench suites run one at a time, but the tests of the other modules run beside them, and their allocations
+    /// (hundreds of parallel cases, slower on a busy machine) can move every reading for as long as they run, which
+    /// is tens of seconds on a loaded 2-core machine. A reading that is wrong for a reason of its own is wrong every
+    /// time, so the test still fails then. It suspends between tries, leaving its cooperative thread to those tests.
+    private func withRetries(_ attempt: () throws -> Bool) async rethrows -> Bool {
+      let deadline = Date().addingTimeInterval(120)
+      while true {
         if try attempt() { return true }
-        if round < 99 { usleep(5_000) }
+        guard Date() < deadline else { return false }
+        try? await Task.sleep(nanoseconds: 10_000_000)
       }
-      return false
     }
   }
 }
