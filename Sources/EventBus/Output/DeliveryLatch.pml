@@ -45,26 +45,26 @@
  *   laneOffset, offsetsFresh  `DeliveryLane.offsets` (Queued/DeliveryLane.swift), and whether `offsetsVersion` is the
  *                             list's `RoundEntries.version`, which every `change` and `install` moves.
  *   laneItems                 `LaneItems` (Queued/LaneItems.swift): an event, the round's buffer and Q's offset in it.
- *   qClosed                   `QueuedHandlerEntry.cancelled` (Queued/Output.QueuedEntry.swift).
+ *   qClosed                   `QueuedHandlerEntry.cancelled` (Queued/QueuedHandlerEntry.swift).
  *
  * What each step stands for (type, function, file):
  *   Sender                    `Output.send` (Output.swift). Lock-free: `DeliveryLatch.tryClaim` and the read of the
- *                             round's list (`Output.deliver(_:to:in:)`, Output+Delivery.swift), the round, then
+ *                             round's list (`Output.deliver(_:to:in:holder:)`, Output+Delivery.swift), the round, then
  *                             `DeliveryLatch.tryRelease`; if that fails or the round found a dead responder,
- *                             `Output.finishRound(deadFound:by:)` and `Output.deliverRounds` (Output+Delivery.swift).
+ *                             `Output.finishRound(deadFound:holder:)` and `Output.deliverRounds` (Output+Delivery.swift).
  *                             Locked, after a failed claim: `DeliveryStateMachine.send`, which calls
  *                             `SubscriberList.claimOrMarkWorkQueued` (-> `DeliveryLatch.claimOrMarkWorkQueued`) and
  *                             returns `.deliver(event, subscribers.roundEntries)` or appends the event to `pending`.
  *   takeIdleOrMarkWorkQueued  `DeliveryLatch.takeIdleOrMarkWorkQueued(settingTo:)`, the compare-and-swap loop behind
  *                             `claimOrMarkWorkQueued` and `beginChangingEntries`.
- *   deliverRound              the loop of `Output.deliver(_:to:in:)`: an entry marked `isSkipped` is passed over; a
+ *   deliverRound              the loop of `Output.deliver(_:to:in:holder:)`: an entry marked `isSkipped` is passed over; a
  *                             responder entry whose responder is gone (`ResponderEntry.deliver` returns false) is
  *                             marked `isDead`, and the round returns `deadFound`; a queued entry hands the event to its
- *                             lane (`QueuedHandlerEntry.receive(_:in:)` -> `DeliveryLane.receive(_:for:in:)`).
- *   finishRound               `DeliveryStateMachine.finishRound(deadFound:by:subscribers:)` under the lock: first
- *                             `SubscriberList.finishRound(deadFound:)` (install the changed list with
+ *                             lane (`QueuedHandlerEntry.receive(_:in:holder:)` -> `DeliveryLane.receive(_:for:in:holder:)`).
+ *   finishRound               `DeliveryStateMachine.finishRound(deadFound:holder:subscribers:)` under the lock: first
+ *                             `SubscriberList.finishRound(deadFound:holder:)` (install the changed list with
  *                             `RoundEntries.install`, remove the entries the round found dead), then
- *                             `DeliveryStateMachine.next(for:after:subscribers:)` (pop a pending event and keep the
+ *                             `DeliveryStateMachine.next(after:subscribers:)` (pop a pending event and keep the
  *                             delivery, or let it go; both `DeliveryLatch.settle(holder:keeping:)`).
  *   Subscriber                `Output.add` (Output+Subscribing.swift) -> `SubscriberList.add`, then
  *                             `SubscriptionHandle.cancel` -> `Output.remove` -> `SubscriberList.cancel` ->
@@ -79,7 +79,7 @@
  *                             copy, `RoundEntries.freshCopy(of:)`, of a buffer a lane took) or on `changedEntries` (a
  *                             fresh copy made under the lock); `compact` when removed slots outnumber live ones;
  *                             `isSkipped` when `latch.isHeld(by: thread)`; then `close()`.
- *   laneBegin (LANE)          `DeliveryLane.begin(_:with:)`: the offsets found again if the list changed, the round's
+ *   laneBegin (LANE)          `DeliveryLane.begin(_:with:holder:)`: the offsets found again if the list changed, the round's
  *                             buffer taken into a waiting item (`enqueue`), `isListShared` set.
  *   Block (LANE)              `DeliveryLane.drain`: takes an item under the lane's lock, then reads the item's buffer
  *                             at Q's offset (as `HeldResponders.hold` and `deliver`, and `DeliveryLane.deliver`, do)
@@ -119,8 +119,9 @@
  * (`pruneDeadEntries`, `removeDead`); a subscribe, a responder's deinit and a dead entry's removal in the LANE
  * configuration, and two senders there (SENDERS=2 does not fit in 2 GB); more than one lane, responder entries on a
  * lane (`HeldResponders`' check of the last reference, `QueuedResponderEntry`), the main queue's inline delivery, a
- * lane's scheduling of one block at a time (one block thread stands for them all) and its stamps (`queuedStamp`,
- * `completeStamp`); compaction's minimum of 32 slots (here any list compacts once removed slots outnumber live ones).
+ * lane's scheduling of one block at a time (one block thread stands for them all) and the round's stamps
+ * (`RoundEntries.stamp`, `RoundEntries.noteQueued(forEveryEntry:_:)`); compaction's minimum of 32 slots (here any list
+ * compacts once removed slots outnumber live ones).
  *
  * Flags (spin runs the C preprocessor). Default configuration: SEEDED_BUG=1 makes the holder let go of the delivery
  * before it installs the changed list, so a lock-free send claims it and reads the list while it is replaced;
@@ -240,7 +241,7 @@ inline writeRoundList(me, list) {
 }
 
 /* A round: `event` to every entry of `list`, with no lock held, in two steps: it starts, then it runs the loop of
-   `Output.deliver(_:to:in:)` and ends. A responder entry whose responder is gone (`ResponderEntry.deliver` returns
+   `Output.deliver(_:to:in:holder:)` and ends. A responder entry whose responder is gone (`ResponderEntry.deliver` returns
    false) is marked `isDead`, and the round reports `deadFound`. Other threads cannot see the loop's passes: each
    touches only its entry and runs a handler, and the round's list is frozen. */
 inline deliverRound(me, event, list) {
@@ -274,7 +275,7 @@ inline deliverRound(me, event, list) {
   }
 }
 
-/* `SubscriberList.finishRound(deadFound:)`: install the changed list, then remove the entries the round found dead
+/* `SubscriberList.finishRound(deadFound:holder:)`: install the changed list, then remove the entries the round found dead
    from it (the round's list is the one replaced, or the current one). */
 inline finishListRound(me) {
   delivered = roundList;
@@ -293,7 +294,7 @@ inline finishListRound(me) {
   delivered = 0
 }
 
-/* `DeliveryStateMachine.next(for:after:subscribers:)`: pop a pending event and keep the delivery, or settle idle
+/* `DeliveryStateMachine.next(after:subscribers:)`: pop a pending event and keep the delivery, or settle idle
    (`DeliveryLatch.settle(holder:keeping:)`). */
 inline nextAction(me) {
   if
@@ -302,7 +303,7 @@ inline nextAction(me) {
   fi
 }
 
-/* `Output.finishRound(deadFound:by:)`: `DeliveryStateMachine.finishRound(deadFound:by:subscribers:)` under the lock.
+/* `Output.finishRound(deadFound:holder:)`: `DeliveryStateMachine.finishRound(deadFound:holder:subscribers:)` under the lock.
    One step: while this thread holds the delivery, another can only fail to claim it and wait for the lock, so no
    thread can tell the steps under the lock apart until the word changes, and that is the step's last change but the
    unlock. With the seeded bug, the word changes first, and the rest is a step of its own. */
@@ -343,7 +344,7 @@ proctype Sender(byte me) {
   bool claimed, deadFound, hasNext;
   for (k : 0 .. EVENTS_PER_SENDER - 1) {
     /* `Output.send`: the send begins with `DeliveryLatch.tryClaim`; on success the holder reads the round list
-       (`Output.deliver(_:to:in:)`), frozen until it lets go. */
+       (`Output.deliver(_:to:in:holder:)`), frozen until it lets go. */
     atomic {
       event = (me - 1) * EVENTS_PER_SENDER + k;
       phaseWhenSent[event] = phase;
@@ -730,7 +731,7 @@ inline sendFromHandler(me) {
   }
 }
 
-/* `DeliveryLane.receive(_:for:in:)` -> `begin(_:with:)`, on the thread that holds the delivery, when the round reaches
+/* `DeliveryLane.receive(_:for:in:holder:)` -> `begin(_:with:holder:)`, on the thread that holds the delivery, when the round reaches
    Q: find Q's offset again if the list changed, take the round's buffer into a waiting item (`enqueue`, under the
    lane's lock, where the block takes it), and set `isListShared`. */
 inline laneBegin(event) {
@@ -754,7 +755,7 @@ inline laneBegin(event) {
   queued = queued | BIT(event)
 }
 
-/* A round: `event` to every entry of the round's list not skipped (`Output.deliver(_:to:in:)`), a step per slot, and
+/* A round: `event` to every entry of the round's list not skipped (`Output.deliver(_:to:in:holder:)`), a step per slot, and
    H's handler's sends and cancels steps of their own. An immediate entry takes the event at once; Q's pass hands it
    to the lane. */
 inline deliverRound(me, event) {
@@ -822,7 +823,7 @@ inline deliverRound(me, event) {
   }
 }
 
-/* `Output.finishRound(deadFound:by:)` under the lock, one step: `SubscriberList.finishRound` installs the changed list
+/* `Output.finishRound(deadFound:holder:)` under the lock, one step: `SubscriberList.finishRound` installs the changed list
    (`RoundEntries.install`, which clears `isListShared`), then `DeliveryStateMachine.next` pops a queued event and
    keeps the delivery, or lets it go (`DeliveryLatch.settle`). No entry here can be found dead. */
 inline finishRound(me) {

@@ -4,7 +4,7 @@
 ///
 /// One thread at a time *holds the delivery*: the first `send` (or the first `subscribe` with events to replay) that
 /// finds the output idle. It delivers with no lock held, reports the end of the round
-/// (``finishRound(deadFound:by:subscribers:)``) and carries out the step that returns, the next queued event or
+/// (``finishRound(deadFound:holder:subscribers:)``) and carries out the step that returns, the next queued event or
 /// replay window, until it is `.idle`. Every other `send` meanwhile only queues its event, so events reach
 /// subscribers one at a time, in order, with constant stack depth for sends from inside a handler (G2, G3).
 ///
@@ -19,9 +19,9 @@ struct DeliveryStateMachine<Event> {
   @usableFromInline
   enum Action {
     /// Deliver this event to these entries (the list's ``SubscriberList/roundEntries``), then report
-    /// ``finishRound(deadFound:by:subscribers:)``.
+    /// ``finishRound(deadFound:holder:subscribers:)``.
     case deliver(Event, EntryList)
-    /// Hand a replay window to a subscriber that joined, then report ``finishReplay(to:deadFound:by:subscribers:)``.
+    /// Hand a replay window to a subscriber that joined, then report ``finishReplay(to:deadFound:holder:subscribers:)``.
     case replay(ContiguousArray<Event>, Entry)
     /// Nothing to do: after `send`, another thread holds the delivery and will deliver the queued event; at the end
     /// of a round, the queue is empty and the caller no longer holds the delivery.

@@ -41,10 +41,10 @@ final class DeliveryLane<Event: Sendable> {
   @exclusivity(unchecked) private var offsets = ContiguousArray<Int32>()
   @exclusivity(unchecked) private var offsetsVersion = UInt.max
   /// Whether ``offsets`` hold every entry of the list delivered through a lane: then, once the lane has queued a
-  /// round's event, the delivery loop can skip the rest of them (``RoundEntries/queuedStamp``).
+  /// round's event, the delivery loop can skip the rest of them (``RoundEntries/isQueuedForEveryQueuedEntry(_:)``).
   @exclusivity(unchecked) private var coversEveryQueuedEntry = false
   /// Whether ``offsets`` hold every entry of the list: then, once the lane has queued a round's event, the delivery
-  /// loop stops (``RoundEntries/completeStamp``).
+  /// loop stops (``RoundEntries/isQueuedForEveryEntry(_:)``).
   @exclusivity(unchecked) private var coversEveryEntry = false
 
   /// The block the lane puts on its queue, made once: a closure made per block would be an allocation per block.
