@@ -23,11 +23,21 @@
 
     private static let state = LockedState(State())
 
-    /// Hands `text` to every capture of `callSite`'s file, or, if there is none, writes it to standard error as a
-    /// line.
+    /// The capture whose body is running in this task (or on this thread, outside a task), if any.
+    @TaskLocal private static var currentCapture: Int?
+
+    /// Hands `text` to the capture of `callSite`'s file whose body is running where the warning is made, or else to
+    /// every capture of that file, or, if there is none, writes it to standard error as a line. So two tests of one
+    /// file that run side by side, each capturing what its own body provokes, each get their own warnings; a warning
+    /// made on another thread (a queue's block, a thread the test started) goes to every capture of its file.
     package static func emit(_ text: String, about callSite: CallSite) {
       let fileID = "\(callSite.fileID)"
+      let current = currentCapture
       let isCaptured = state.withLock { state in
+        if let current, state.captures[current]?.fileID == fileID {
+          state.captures[current]?.warnings.append(text)
+          return true
+        }
         var isCaptured = false
         for id in state.captures.keys where state.captures[id]?.fileID == fileID {
           state.captures[id]?.warnings.append(text)
@@ -41,22 +51,22 @@
     }
 
     /// Runs `body` and returns the warnings about subscriptions made in `fileID` while it ran, on any thread, which
-    /// are not written to standard error.
+    /// are not written to standard error; of the warnings made in `body`'s own task, only this capture's.
     package static func capturing(inFile fileID: String = #fileID, _ body: () throws -> Void) rethrows -> [String] {
       let id = begin(fileID)
       defer { _ = end(id) }
-      try body()
+      try $currentCapture.withValue(id) { try body() }
       return end(id)
     }
 
     /// Runs `body` and returns the warnings about subscriptions made in `fileID` while it ran, on any thread, which
-    /// are not written to standard error.
+    /// are not written to standard error; of the warnings made in `body`'s own task, only this capture's.
     package static func capturing(
       inFile fileID: String = #fileID, _ body: () async throws -> Void
     ) async rethrows -> [String] {
       let id = begin(fileID)
       defer { _ = end(id) }
-      try await body()
+      try await $currentCapture.withValue(id) { try await body() }
       return end(id)
     }
 

@@ -32,6 +32,28 @@ import Testing
     #expect(captured == ["about here"])
   }
 
+  @Test func twoCapturesOfOneFileSideBySideEachGetTheWarningsOfTheirOwnBody() async {
+    // Two tests of one file, running at once, each provoking one warning: neither sees the other's.
+    let site = CallSite(fileID: "EventBusTests/SideBySide.swift", line: 7)
+    let bothInside = CyclicBarrier(parties: 2)
+    let captured = LockedState<[Int: [String]]>([:])
+    let finished = await runConcurrently(threads: 2) { thread in
+      let warnings = DebugWarnings.capturing(inFile: "EventBusTests/SideBySide.swift") {
+        bothInside.arriveAndWait()
+        DebugWarnings.emit("from \(thread)", about: site)
+        bothInside.arriveAndWait()
+      }
+      captured.withLock { $0[thread] = warnings }
+    }
+    guard finished else { return }
+    #expect(captured.withLock { $0 } == [0: ["from 0"], 1: ["from 1"]])
+    // A warning made outside any capture's body, on a thread of its own, still reaches every capture of its file.
+    let outside = await DebugWarnings.capturing(inFile: "EventBusTests/SideBySide.swift") {
+      await runOnThread { DebugWarnings.emit("from a thread", about: site) }
+    }
+    #expect(outside == ["from a thread"])
+  }
+
   @Test func everyTokenOwnedFormIsWatched() {
     let output = Output<Int>()
     let hub = EventHub()
