@@ -28,3 +28,68 @@
     }
   }
 #endif
+
+#if canImport(XCTest)
+  import Broadcasters
+  import EventBusTesting
+  import XCTest
+
+  /// The kit's waits in an XCTest test: on a timeout they fail the test through XCTest, and end.
+  final class XCTestWaitTests: XCTestCase {
+    enum XCTestEvent: Sendable, Equatable { case loading }
+
+    /// The failures the test expects, instead of failing it; `nil` while none is expected.
+    private var expectedFailures: [String]?
+
+    #if canImport(Darwin)
+      override func record(_ issue: XCTIssue) {
+        guard expectedFailures != nil else { return super.record(issue) }
+        expectedFailures?.append(issue.compactDescription)
+      }
+    #else
+      override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+      ) {
+        guard expectedFailures != nil else {
+          return super.recordFailure(
+            withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+        expectedFailures?.append(description)
+      }
+    #endif
+
+    /// Runs `body`, and returns the failures it recorded rather than failing the test with them.
+    private func failures(of body: () async -> Void) async -> [String] {
+      expectedFailures = []
+      await body()
+      defer { expectedFailures = nil }
+      return expectedFailures ?? []
+    }
+
+    func testAClockWaitThatIsNeverMetFailsAndEnds() async throws {
+      guard #available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *) else { throw XCTSkip("needs Duration") }
+      let clock = ManualClock()
+      var met = true
+      let failures = await failures {
+        met = await clock.waitUntil(sleeperCount: 2, timeout: .milliseconds(20))
+      }
+      XCTAssertFalse(met)
+      XCTAssertEqual(failures.count, 1)
+      XCTAssertTrue(failures.first?.contains("waited 20 ms for exactly 2 sleepers; found no sleeper") == true)
+    }
+
+    func testARecorderWaitThatIsNeverMetFailsSayingWhatArrived() async throws {
+      guard #available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *) else { throw XCTSkip("needs Duration") }
+      let output = Output<XCTestEvent>()
+      let recorder = EventRecorder(output)
+      output.send(.loading)
+      var arrived = true
+      let failures = await failures {
+        arrived = await recorder.expectEvents(count: 2, timeout: .milliseconds(20))
+      }
+      XCTAssertFalse(arrived)
+      XCTAssertEqual(failures.count, 1)
+      XCTAssertTrue(failures.first?.contains("received 1 of 2 events within 20 ms: [loading]") == true)
+    }
+  }
+#endif
