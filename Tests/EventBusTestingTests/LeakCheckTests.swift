@@ -105,11 +105,12 @@ extension Trait where Self == ConditionTrait {
     keeper.release()
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(.countsLiveObjects) func theAsyncCheckWaitsForADeliveryStillQueuedOnAnotherThread() async {
     let queue = DispatchQueue(label: "leak-check-blocked")
     let gate = DispatchSemaphore(value: 0)
     queue.async { gate.wait() }
-    let quickLook = await LeakCheck.report(waitingUpTo: 0) {
+    let quickLook = await LeakCheck.report(waitingUpTo: .zero) {
       let output = Output<QueuedEvent>()
       let token = output.subscribe(on: .queue(queue)) { _ in }
       output.send(.tick)
@@ -117,7 +118,7 @@ extension Trait where Self == ConditionTrait {
     }
     // The queued block keeps its lane and the cancelled entry until it runs; the queue is still blocked.
     #expect(quickLook.leakedObjects.map(\.kind) == ["DeliveryLane", "Output.Entry"])
-    let patientLook = await LeakCheck.report(waitingUpTo: 60) {
+    let patientLook = await LeakCheck.report(waitingUpTo: .seconds(60)) {
       let output = Output<QueuedEvent>()
       let token = output.subscribe(on: .queue(queue)) { _ in }
       output.send(.tick)
@@ -128,9 +129,10 @@ extension Trait where Self == ConditionTrait {
     #expect(patientLook.isClean, "\(patientLook)")
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(.countsLiveObjects) func aLeakThatStaysIsReportedOnceTheWaitIsOver() async {
     let keeper = Keeper()
-    let report = await LeakCheck.report(waitingUpTo: 0.05) {
+    let report = await LeakCheck.report(waitingUpTo: .milliseconds(50)) {
       keeper.objects.append(Output<LeakedEvent>())
     }
     #expect(report.leakedObjects.map(\.kind) == ["Output"])
@@ -148,9 +150,10 @@ extension Trait where Self == ConditionTrait {
     keeper.release()
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(.countsLiveObjects) func tasksTheCheckedCodeStartsAreCounted() async {
     let keeper = Keeper()
-    let report = await LeakCheck.report(waitingUpTo: 0.05) {
+    let report = await LeakCheck.report(waitingUpTo: .milliseconds(50)) {
       let output = await Task { Output<DetachedEvent>() }.value
       keeper.objects.append(output)
     }
@@ -172,11 +175,14 @@ extension Trait where Self == ConditionTrait {
 @Suite struct LeakCheckTraitTests {
   enum TraitEvent: Sendable { case tick }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(.countsLiveObjects) func theTraitFailsATestThatLeaks() async throws {
     let keeper = Keeper()
     let test = try #require(Test.current)
     try await withKnownIssue {
-      try await LeakCheckTrait.checksForLeaks(waitingUpTo: 0.05).provideScope(for: test, testCase: Test.Case.current) {
+      try await LeakCheckTrait.checksForLeaks(waitingUpTo: .milliseconds(50)).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
         let output = Output<TraitEvent>()
         keeper.objects.append(output.subscribe { _ in })
       }

@@ -128,7 +128,7 @@ import Testing
     #expect(recorder.events.isEmpty)
     clock.advance(by: .seconds(1))
 
-    #expect(await recorder.waitForEvents(count: 1, timeout: 5))
+    #expect(await recorder.waitForEvents(count: 1, timeout: .seconds(5)))
     #expect(recorder.events == [.ageCheck])
     coordinator.close()
   }
@@ -152,7 +152,7 @@ import Testing
     #expect(clock.deadlines == [.seconds(2), .seconds(10)])
     clock.advance(by: .seconds(2))
 
-    #expect(await recorder.waitForEvents(count: 1, timeout: 5))
+    #expect(await recorder.waitForEvents(count: 1, timeout: .seconds(5)))
     #expect(recorder.events == [.quote(1.5)])
     #expect(await attempts.count == 2)
     coordinator.close()
@@ -193,7 +193,7 @@ import Testing
     let clock = ManualClock()
     let coordinator = QuoteCoordinator(repository: QuoteRepository(feed: Self.steadyFeed(sending: [])), clock: clock)
     var viewModel: QuoteViewModel?
-    let report = await LeakCheck.report(waitingUpTo: 0.1) {
+    let report = await LeakCheck.report(waitingUpTo: .milliseconds(100)) {
       viewModel = coordinator.showQuotes()
       viewModel?.start()
     }  // the coordinator never closes the screen
