@@ -517,8 +517,10 @@ public final class ManualClock: Clock, Sendable {
 extension Duration {
   /// Nanoseconds to sleep: 0 for a negative duration, and at most `UInt64.max`.
   var clampedNanoseconds: UInt64 {
+    guard self > .zero else { return 0 }
+    // Checked before `components`, which traps for seconds beyond `Int64`.
+    guard self < .seconds(18_446_744_074) else { return .max }
     let (seconds, attoseconds) = components
-    guard seconds >= 0, self > .zero else { return 0 }
     let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
     guard !overflow else { return .max }
     let (total, overflowAgain) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))

@@ -34,6 +34,8 @@ enum TestFailure {
 extension Duration {
   /// `10 s`, `1.5 s`, `250 ms`: short enough for a failure message.
   var shortDescription: String {
+    // `components` traps for seconds beyond `Int64`.
+    guard self < .seconds(Int64.max), self > .seconds(Int64.min) else { return "\(self)" }
     let (seconds, attoseconds) = components
     if attoseconds == 0 { return "\(seconds) s" }
     if seconds == 0, attoseconds % 1_000_000_000_000_000 == 0 {

@@ -336,6 +336,8 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   static func nanoseconds(forTimeout timeout: Duration) -> UInt64? {
     guard timeout > .zero else { return 0 }
+    // Checked before `components`, which traps for seconds beyond `Int64`.
+    guard timeout < .seconds(18_446_744_074) else { return nil }
     let (seconds, attoseconds) = timeout.components
     let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
     // Rounded up: a wait never ends before its timeout.
