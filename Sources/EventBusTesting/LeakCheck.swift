@@ -116,6 +116,8 @@ public enum LeakCheck {
   private static func makeReport(_ survivors: [LiveObjects.Survivor]) -> LeakReport {
     LeakReport(
       isCountingEnabled: LiveObjects.isEnabled,
-      leakedObjects: survivors.map { LeakReport.LeakedObject(kind: $0.kind, eventType: $0.eventType, site: $0.site) })
+      leakedObjects: survivors.map {
+        LeakReport.LeakedObject(kind: $0.kind, eventType: TypeName.withoutModules($0.eventType), site: $0.site)
+      })
   }
 }

@@ -10,8 +10,9 @@ import Testing
 /// ```
 ///
 /// Each test case runs inside ``LeakCheck/report(waitingUpTo:isolation:during:)-(Duration,_,_)``; the issue it records
-/// lists what leaked. In a build that does not count live objects the test fails with a message saying how to turn
-/// counting on (see ``LeakCheck``).
+/// lists what leaked, at the `subscribe` call of the first leaked subscription (at the test when none leaked). In a
+/// build that does not count live objects the test fails with a message saying how to turn counting on (see
+/// ``LeakCheck``).
 ///
 /// It catches what is still alive when the test has ended: objects kept by a reference cycle (a handler that captures
 /// the screen that holds its token), by a global or a singleton, or by a task still running. What the test lets go of
@@ -37,8 +38,19 @@ public struct LeakCheckTrait: TestTrait, SuiteTrait, TestScoping {
   ) async throws {
     let report = try await LeakCheck.report(waitingUpToNanoseconds: LeakCheck.nanoseconds(seconds), during: function)
     if !report.isClean {
-      Issue.record(Comment(rawValue: report.description), sourceLocation: test.sourceLocation)
+      Issue.record(Comment(rawValue: report.description), sourceLocation: Self.location(of: report, in: test))
     }
+  }
+
+  /// Where the issue points: the first leaked subscription's `subscribe` call, which the report names, or the test
+  /// when no leaked object has a call site (an output or a broadcaster kept alive).
+  static func location(of report: LeakReport, in test: Test) -> SourceLocation {
+    let testLocation = test.sourceLocation
+    guard let site = report.leakedObjects.lazy.compactMap(\.site).first else { return testLocation }
+    let fileID = "\(site.fileID)"
+    // A call site knows its file by `#fileID` only; in the test's own file, the test's path is the file's path.
+    let filePath = fileID == testLocation.fileID ? testLocation.filePath : fileID
+    return SourceLocation(fileID: fileID, filePath: filePath, line: site.line, column: 1)
   }
 }
 

@@ -2,6 +2,7 @@ import Broadcasters
 import Dispatch
 import EventBusTestSupport
 import EventBusTesting
+import Foundation
 import Testing
 
 /// Keeps what a checked piece of code leaks, so that the test reads the report first and releases it after.
@@ -43,7 +44,8 @@ extension Trait where Self == ConditionTrait {
   enum BroadcastEvent: Sendable { case tick }
   enum DetachedEvent: Sendable { case tick }
 
-  static let prefix = "EventBusTestingTests.LeakCheckTests."
+  /// How a report names the event types of this suite: without the module.
+  static let prefix = "LeakCheckTests."
 
   @Test(.countsLiveObjects) func aKeptTokenIsReportedWithWhereItWasSubscribed() {
     let keeper = Keeper()
@@ -74,6 +76,17 @@ extension Trait where Self == ConditionTrait {
     #expect(report.isClean)
     #expect(report.leakedObjects.isEmpty)
     #expect(report.description == "EventBus leak check: nothing leaked.")
+  }
+
+  @Test(.countsLiveObjects) func eventTypesAreNamedWithoutTheirModules() {
+    // On Linux, `String(reflecting: Date.self)` is `FoundationEssentials.Date`.
+    let keeper = Keeper()
+    let report = LeakCheck.report {
+      keeper.objects.append(Output<Date>())
+      keeper.objects.append(Output<[String: Date?]>())
+    }
+    #expect(Set(report.leakedObjects.map(\.eventType)) == ["Date", "Dictionary<String, Optional<Date>>"])
+    keeper.release()
   }
 
   @Test(.countsLiveObjects) func aQueueSubscriptionLeaksItsLaneToo() async {
@@ -188,6 +201,43 @@ extension Trait where Self == ConditionTrait {
       }
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("Output.Entry<") && $0.rawValue.contains("LeakCheckTests.swift:") }
+    }
+    keeper.release()
+  }
+
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(.countsLiveObjects) func theTraitPointsTheIssueAtTheSubscribeCallOfWhatLeaked() async throws {
+    let keeper = Keeper()
+    let test = try #require(Test.current)
+    let line = #line + 7
+    try await withKnownIssue {
+      try await LeakCheckTrait.checksForLeaks(waitingUpTo: .milliseconds(50)).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
+        let output = Output<TraitEvent>()
+        // The next line is `line`.
+        keeper.objects.append(output.subscribe { _ in })
+      }
+    } matching: { issue in
+      issue.sourceLocation?.fileID == "EventBusTestingTests/LeakCheckTests.swift"
+        && issue.sourceLocation?.line == line
+        && issue.sourceLocation?.filePath == test.sourceLocation.filePath
+    }
+    keeper.release()
+  }
+
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(.countsLiveObjects) func anIssueAboutObjectsWithoutACallSitePointsAtTheTest() async throws {
+    let keeper = Keeper()
+    let test = try #require(Test.current)
+    try await withKnownIssue {
+      try await LeakCheckTrait.checksForLeaks(waitingUpTo: .milliseconds(50)).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
+        keeper.objects.append(Output<TraitEvent>())
+      }
+    } matching: { issue in
+      issue.sourceLocation == test.sourceLocation
     }
     keeper.release()
   }

@@ -197,7 +197,7 @@ import Testing
       viewModel = coordinator.showQuotes()
       viewModel?.start()
     }  // the coordinator never closes the screen
-    #expect(report.leakedObjects.contains { $0.kind == "Output.Entry" && $0.eventType.hasSuffix(".Date") })
+    #expect(report.leakedObjects.contains { $0.kind == "Output.Entry" && $0.eventType == "Date" })
     coordinator.close()
     viewModel = nil
   }
