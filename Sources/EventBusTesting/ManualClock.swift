@@ -177,7 +177,6 @@ public final class ManualClock: Clock, Sendable {
     let id = state.withLock { state in
       state.nextID += 1
       state.pending.insert(state.nextID)
-      if let task { state.wokenRunning.remove(task) }
       state.activity += 1
       return state.nextID
     }
@@ -197,6 +196,9 @@ public final class ManualClock: Clock, Sendable {
             return .wake
           }
           state.sleepers[id] = Sleeper(deadline: deadline, task: task, continuation: continuation)
+          // Asleep again, in the same step as the sleeper appears: a settling step never sees the task neither
+          // running nor asleep.
+          if let task { state.wokenRunning.remove(task) }
           return .sleep(state.satisfiedWaiters())
         }
         switch outcome {
