@@ -1,6 +1,6 @@
 extension Broadcaster {
   /// Returns once every event the broadcaster received from its source before the call has been delivered to every
-  /// subscriber, in every delivery context, as ``EventBus/Output/waitUntilDelivered()`` does for an output.
+  /// subscriber, in every delivery context, as ``/EventBus/Output/waitUntilDelivered()`` does for an output.
   ///
   /// ```swift
   /// let recorder = EventRecorder(orders, on: .queue(background))
