@@ -157,6 +157,40 @@ extension EventRecorder {
     return false
   }
 
+  /// Returns once the streams this recorder records have delivered what was sent before the call, as
+  /// ``EventBus/EventRecorder/waitUntilDelivered()`` does; after `timeout`, fails the test with the events received so
+  /// far and returns `false`. A cancelled task ends the wait at once, returning `false` and recording nothing.
+  ///
+  /// A recorder of a broadcaster waits for the broadcaster's deliveries: the wait with a time limit for what a source
+  /// handed a broadcaster.
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest wait, in real time.
+  ///   - fileID: The file to report a failure in; leave the defaults of this and the next three.
+  ///   - filePath: The file's path.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  /// - Returns: Whether everything was delivered in time.
+  @discardableResult
+  public func waitUntilDelivered(
+    timeout: Duration,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> Bool {
+    let site = TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let delivered = await DeliveryTimeout.race(timeout: timeout) { try await self.waitUntilDelivered() }
+    if delivered == false {
+      let events = self.events
+      TestFailure.record(
+        "EventRecorder: the streams it records had not delivered within \(timeout.shortDescription); received "
+          + "\(events.count): \(Self.list(events))",
+        at: site)
+    }
+    return delivered == true
+  }
+
   /// `[a, b, c]`, each event as `String(describing:)` writes it, the first 20 of them.
   static func list(_ events: [Event]) -> String {
     let shown = events.prefix(20).map { String(describing: $0) }

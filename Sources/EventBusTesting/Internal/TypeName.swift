@@ -26,3 +26,10 @@ enum TypeName {
     return result
   }
 }
+
+extension TypeName {
+  /// `type`'s name without module names.
+  static func of(_ type: Any.Type) -> String {
+    withoutModules(String(reflecting: type))
+  }
+}
