@@ -92,5 +92,51 @@
       XCTAssertEqual(failures.count, 1)
       XCTAssertTrue(failures.first?.contains("received 1 of 2 events within 20 ms: [loading]") == true)
     }
+
+    func testEveryOtherWaitOfTheKitFailsThroughXCTestAndEnds() async throws {
+      guard #available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *) else { throw XCTSkip("needs Duration") }
+      let short = Duration.milliseconds(20)
+      let clock = ManualClock()
+      let output = Output<XCTestEvent>()
+      let recorder = EventRecorder(output)
+      output.send(.loading)
+      let queue = DispatchQueue(label: "xctest-waits")
+      let gate = DispatchSemaphore(value: 0)
+      let token = output.subscribe(on: .queue(queue)) { _ in }
+      queue.async { gate.wait() }
+      output.send(.loading)
+      let ticks = Broadcaster(source: TimerSource(every: .seconds(1), clock: clock))
+      let tick = ticks.subscribe { _ in }
+
+      let waits: [(String, () async -> Bool)] = [
+        ("for at least 2 sleepers", { await clock.waitUntil(sleeperCountAtLeast: 2, timeout: short) }),
+        ("run() found a sleeper", { await clock.run(timeout: short) }),
+        ("no event matched", { await recorder.expectEvent(timeout: short) { _ in false } != nil }),
+        (
+          "expected no event within",
+          {
+            let sender = Task { output.send(.loading) }
+            let quiet = await recorder.expectNoEvents(within: .seconds(60))
+            await sender.value
+            return quiet
+          }
+        ),
+        ("not every subscriber had handled", { await output.waitUntilDelivered(timeout: short) }),
+        ("had not delivered", { await recorder.waitUntilDelivered(timeout: short) }),
+      ]
+      await clock.waitUntil(sleeperCount: 1)
+      for (message, wait) in waits {
+        var result = true
+        let failures = await failures {
+          result = await wait()
+        }
+        XCTAssertFalse(result, message)
+        XCTAssertEqual(failures.count, 1, message)
+        XCTAssertTrue(failures.first?.contains(message) == true, "\(message): \(failures)")
+      }
+      gate.signal()
+      tick.cancel()
+      token.cancel()
+    }
   }
 #endif
