@@ -36,11 +36,13 @@ names_file="MustCompile/PublicNamesBesideSystemModules.swift"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-echo "Building EventBus and Broadcasters in $scratch…" >&2
-# Broadcasters depends on EventBus: building it builds both modules.
-if ! swift build --scratch-path "$scratch" --target Broadcasters >"$work/build.log" 2>&1; then
+echo "Building EventBus, Broadcasters and EventBusTesting in $scratch…" >&2
+# Broadcasters depends on EventBus: building it builds both modules. EventBusTesting, for the files that follow its
+# messages, adds its own module.
+if ! { swift build --scratch-path "$scratch" --target Broadcasters && swift build --scratch-path "$scratch" \
+  --target EventBusTesting; } >"$work/build.log" 2>&1; then
   cat "$work/build.log" >&2
-  echo "error: could not build the EventBus and Broadcasters modules" >&2
+  echo "error: could not build the EventBus, Broadcasters and EventBusTesting modules" >&2
   exit 2
 fi
 bin_path="$(swift build --scratch-path "$scratch" --show-bin-path)"

@@ -3,7 +3,7 @@
 /// A subscription whose token was never cancelled, an output kept by a closure, a broadcaster left connected: each
 /// keeps objects of the library alive, and the check names them, with their event type and where they were
 /// subscribed. In Swift Testing, put the `.checksForLeaks` trait (``LeakCheckTrait``) on a test or suite; in XCTest, call
-/// `assertNoLeakedEventBusObjects(during:)`; both use ``report(waitingUpTo:isolation:during:)``.
+/// `assertNoLeakedEventBusObjects(during:)`; both use ``report(waitingUpTo:isolation:during:)-(Duration,_,_)``.
 ///
 /// The check counts objects created by the code's task and the tasks it starts (not `Task.detached`, nor threads of
 /// its own), so tests running in parallel do not see each other's. When the code returns, the asynchronous check waits
@@ -44,15 +44,55 @@ public enum LeakCheck {
     return makeReport(LiveObjects.endScope(scope))
   }
 
-  /// Runs `body`, which may suspend, and reports what it and the tasks it started created and left alive.
+  /// Runs `body`, which may suspend, and reports what it and the tasks it started created and left alive, waiting up
+  /// to 2 seconds for them to be released.
   ///
   /// - Parameters:
-  ///   - seconds: How long to wait, once `body` has returned, for what it created to be released; 2 by default.
   ///   - isolation: The actor `body` runs on; the caller's by default.
   ///   - body: The code to check.
   /// - Returns: The objects `body` created that are still alive; see ``LeakReport/isClean``.
   public static func report(
-    waitingUpTo seconds: Double = 2,
+    isolation: isolated (any Actor)? = #isolation,
+    during body: () async throws -> Void
+  ) async rethrows -> LeakReport {
+    try await report(waitingUpToNanoseconds: nanoseconds(2), isolation: isolation, during: body)
+  }
+
+  /// Runs `body`, which may suspend, and reports what it and the tasks it started created and left alive.
+  ///
+  /// - Parameters:
+  ///   - wait: How long to wait, once `body` has returned, for what it created to be released.
+  ///   - isolation: The actor `body` runs on; the caller's by default.
+  ///   - body: The code to check.
+  /// - Returns: The objects `body` created that are still alive; see ``LeakReport/isClean``.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  public static func report(
+    waitingUpTo wait: Duration,
+    isolation: isolated (any Actor)? = #isolation,
+    during body: () async throws -> Void
+  ) async rethrows -> LeakReport {
+    try await report(waitingUpToNanoseconds: wait.clampedNanoseconds, isolation: isolation, during: body)
+  }
+
+  /// Runs `body`, which may suspend, and reports what it and the tasks it started created and left alive; the
+  /// `Duration` form, ``report(waitingUpTo:isolation:during:)-(Duration,_,_)``, replaces it.
+  ///
+  /// - Parameters:
+  ///   - seconds: How long to wait, once `body` has returned, for what it created to be released.
+  ///   - isolation: The actor `body` runs on; the caller's by default.
+  ///   - body: The code to check.
+  /// - Returns: The objects `body` created that are still alive; see ``LeakReport/isClean``.
+  @available(*, deprecated, message: "pass the wait as a Duration: report(waitingUpTo: .seconds(2))")
+  public static func report(
+    waitingUpTo seconds: Double,
+    isolation: isolated (any Actor)? = #isolation,
+    during body: () async throws -> Void
+  ) async rethrows -> LeakReport {
+    try await report(waitingUpToNanoseconds: nanoseconds(seconds), isolation: isolation, during: body)
+  }
+
+  static func report(
+    waitingUpToNanoseconds nanoseconds: UInt64,
     isolation: isolated (any Actor)? = #isolation,
     during body: () async throws -> Void
   ) async rethrows -> LeakReport {
@@ -63,7 +103,7 @@ public enum LeakCheck {
       _ = LiveObjects.endScope(scope)
       throw error
     }
-    await LiveObjects.waitForRelease(of: scope, timeoutNanoseconds: nanoseconds(seconds))
+    await LiveObjects.waitForRelease(of: scope, timeoutNanoseconds: nanoseconds)
     return makeReport(LiveObjects.endScope(scope))
   }
 
@@ -76,6 +116,8 @@ public enum LeakCheck {
   private static func makeReport(_ survivors: [LiveObjects.Survivor]) -> LeakReport {
     LeakReport(
       isCountingEnabled: LiveObjects.isEnabled,
-      leakedObjects: survivors.map { LeakReport.LeakedObject(kind: $0.kind, eventType: $0.eventType, site: $0.site) })
+      leakedObjects: survivors.map {
+        LeakReport.LeakedObject(kind: $0.kind, eventType: TypeName.withoutModules($0.eventType), site: $0.site)
+      })
   }
 }

@@ -14,7 +14,8 @@ public struct LeakReport: Sendable, CustomStringConvertible {
     /// output), `Broadcaster`, `Broadcaster.FanOut` (a broadcaster's output) or `Broadcaster.Connection` (a
     /// broadcaster's upstream subscription).
     public let kind: String
-    /// The event type, fully qualified.
+    /// The event type, as the code that declares it names it, without module names: `QuoteViewModel.Event`, `Date`,
+    /// `Optional<Int>` (not `FoundationEssentials.Date`, as a fully qualified name reads on Linux).
     public let eventType: String
     /// Where the subscription was made, for a subscription; `nil` for the other kinds.
     public let site: CallSite?

@@ -2,6 +2,7 @@ import Broadcasters
 import Dispatch
 import EventBusTestSupport
 import EventBusTesting
+import Foundation
 import Testing
 
 /// Keeps what a checked piece of code leaks, so that the test reads the report first and releases it after.
@@ -43,7 +44,8 @@ extension Trait where Self == ConditionTrait {
   enum BroadcastEvent: Sendable { case tick }
   enum DetachedEvent: Sendable { case tick }
 
-  static let prefix = "EventBusTestingTests.LeakCheckTests."
+  /// How a report names the event types of this suite: without the module.
+  static let prefix = "LeakCheckTests."
 
   @Test(.countsLiveObjects) func aKeptTokenIsReportedWithWhereItWasSubscribed() {
     let keeper = Keeper()
@@ -76,6 +78,17 @@ extension Trait where Self == ConditionTrait {
     #expect(report.description == "EventBus leak check: nothing leaked.")
   }
 
+  @Test(.countsLiveObjects) func eventTypesAreNamedWithoutTheirModules() {
+    // On Linux, `String(reflecting: Date.self)` is `FoundationEssentials.Date`.
+    let keeper = Keeper()
+    let report = LeakCheck.report {
+      keeper.objects.append(Output<Date>())
+      keeper.objects.append(Output<[String: Date?]>())
+    }
+    #expect(Set(report.leakedObjects.map(\.eventType)) == ["Date", "Dictionary<String, Optional<Date>>"])
+    keeper.release()
+  }
+
   @Test(.countsLiveObjects) func aQueueSubscriptionLeaksItsLaneToo() async {
     let keeper = Keeper()
     let queue = DispatchQueue(label: "leak-check")
@@ -105,11 +118,12 @@ extension Trait where Self == ConditionTrait {
     keeper.release()
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(.countsLiveObjects) func theAsyncCheckWaitsForADeliveryStillQueuedOnAnotherThread() async {
     let queue = DispatchQueue(label: "leak-check-blocked")
     let gate = DispatchSemaphore(value: 0)
     queue.async { gate.wait() }
-    let quickLook = await LeakCheck.report(waitingUpTo: 0) {
+    let quickLook = await LeakCheck.report(waitingUpTo: .zero) {
       let output = Output<QueuedEvent>()
       let token = output.subscribe(on: .queue(queue)) { _ in }
       output.send(.tick)
@@ -117,7 +131,7 @@ extension Trait where Self == ConditionTrait {
     }
     // The queued block keeps its lane and the cancelled entry until it runs; the queue is still blocked.
     #expect(quickLook.leakedObjects.map(\.kind) == ["DeliveryLane", "Output.Entry"])
-    let patientLook = await LeakCheck.report(waitingUpTo: 60) {
+    let patientLook = await LeakCheck.report(waitingUpTo: .seconds(60)) {
       let output = Output<QueuedEvent>()
       let token = output.subscribe(on: .queue(queue)) { _ in }
       output.send(.tick)
@@ -128,9 +142,10 @@ extension Trait where Self == ConditionTrait {
     #expect(patientLook.isClean, "\(patientLook)")
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(.countsLiveObjects) func aLeakThatStaysIsReportedOnceTheWaitIsOver() async {
     let keeper = Keeper()
-    let report = await LeakCheck.report(waitingUpTo: 0.05) {
+    let report = await LeakCheck.report(waitingUpTo: .milliseconds(50)) {
       keeper.objects.append(Output<LeakedEvent>())
     }
     #expect(report.leakedObjects.map(\.kind) == ["Output"])
@@ -148,9 +163,10 @@ extension Trait where Self == ConditionTrait {
     keeper.release()
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(.countsLiveObjects) func tasksTheCheckedCodeStartsAreCounted() async {
     let keeper = Keeper()
-    let report = await LeakCheck.report(waitingUpTo: 0.05) {
+    let report = await LeakCheck.report(waitingUpTo: .milliseconds(50)) {
       let output = await Task { Output<DetachedEvent>() }.value
       keeper.objects.append(output)
     }
@@ -172,16 +188,56 @@ extension Trait where Self == ConditionTrait {
 @Suite struct LeakCheckTraitTests {
   enum TraitEvent: Sendable { case tick }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test(.countsLiveObjects) func theTraitFailsATestThatLeaks() async throws {
     let keeper = Keeper()
     let test = try #require(Test.current)
     try await withKnownIssue {
-      try await LeakCheckTrait.checksForLeaks(waitingUpTo: 0.05).provideScope(for: test, testCase: Test.Case.current) {
+      try await LeakCheckTrait.checksForLeaks(waitingUpTo: .milliseconds(50)).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
         let output = Output<TraitEvent>()
         keeper.objects.append(output.subscribe { _ in })
       }
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("Output.Entry<") && $0.rawValue.contains("LeakCheckTests.swift:") }
+    }
+    keeper.release()
+  }
+
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(.countsLiveObjects) func theTraitPointsTheIssueAtTheSubscribeCallOfWhatLeaked() async throws {
+    let keeper = Keeper()
+    let test = try #require(Test.current)
+    let line = #line + 7
+    try await withKnownIssue {
+      try await LeakCheckTrait.checksForLeaks(waitingUpTo: .milliseconds(50)).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
+        let output = Output<TraitEvent>()
+        // The next line is `line`.
+        keeper.objects.append(output.subscribe { _ in })
+      }
+    } matching: { issue in
+      issue.sourceLocation?.fileID == "EventBusTestingTests/LeakCheckTests.swift"
+        && issue.sourceLocation?.line == line
+        && issue.sourceLocation?.filePath == test.sourceLocation.filePath
+    }
+    keeper.release()
+  }
+
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(.countsLiveObjects) func anIssueAboutObjectsWithoutACallSitePointsAtTheTest() async throws {
+    let keeper = Keeper()
+    let test = try #require(Test.current)
+    try await withKnownIssue {
+      try await LeakCheckTrait.checksForLeaks(waitingUpTo: .milliseconds(50)).provideScope(
+        for: test, testCase: Test.Case.current
+      ) {
+        keeper.objects.append(Output<TraitEvent>())
+      }
+    } matching: { issue in
+      issue.sourceLocation == test.sourceLocation
     }
     keeper.release()
   }

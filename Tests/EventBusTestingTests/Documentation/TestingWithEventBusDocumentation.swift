@@ -124,12 +124,11 @@ import Testing
     viewModel.start()
 
     await clock.waitUntil(sleeperCount: 1)  // the timer is asleep until 10 s
-    clock.advance(by: .seconds(9))
-    #expect(recorder.events.isEmpty)
-    clock.advance(by: .seconds(1))
-
-    #expect(await recorder.waitForEvents(count: 1, timeout: 5))
+    await recorder.expectNoEvents(within: .seconds(9), on: clock)
+    await clock.run(for: .seconds(1))  // the tick: handled by the screen when this returns
     #expect(recorder.events == [.ageCheck])
+    await clock.run(for: .seconds(20))  // two more, at 20 s and 30 s
+    #expect(recorder.events == [.ageCheck, .ageCheck, .ageCheck])
     coordinator.close()
   }
   // end-snippet
@@ -149,13 +148,42 @@ import Testing
     viewModel.start()
 
     await clock.waitUntil(sleeperCount: 2)  // the timer, and the backoff after the failed attempt
-    #expect(clock.deadlines == [.seconds(2), .seconds(10)])
-    clock.advance(by: .seconds(2))
+    #expect(clock.deadlines == [.seconds(2), .seconds(10)])  // 1 s × 2: the attempt had failed
+    await clock.run(for: .seconds(2))
 
-    #expect(await recorder.waitForEvents(count: 1, timeout: 5))
+    await recorder.expectEvents(count: 1)
     #expect(recorder.events == [.quote(1.5)])
     #expect(await attempts.count == 2)
     coordinator.close()
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-loss-test
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(.checksForLeaks) func aLostFeedIsTriedAgainAfterOneSecondAndAFailedRetryAfterTwoMore() async {
+    let clock = ManualClock()
+    let attempts = Attempts()
+    let repository = QuoteRepository(clock: clock) { session in
+      switch await attempts.next() {
+      case 1:
+        session.connected()
+        throw FeedDown()  // connected, then lost
+      case 2:
+        throw FeedDown()  // the attempt after the loss fails
+      default:
+        try await Self.steadyFeed(sending: [2.5])(session)
+      }
+    }
+    let recorder = EventRecorder(repository.quotes)
+
+    await clock.waitUntil(sleeperCount: 1)
+    #expect(clock.deadlines == [.seconds(1)])  // after a loss: the initial wait
+    await clock.run(for: .seconds(1))
+    #expect(clock.deadlines == [.seconds(3)])  // after a failed attempt: 1 s × 2
+    await clock.run(for: .seconds(2))
+
+    await recorder.expectEvents(count: 1)
+    #expect(recorder.events == [2.5])
   }
   // end-snippet
 
@@ -187,19 +215,96 @@ import Testing
   }
   // end-snippet
 
+  // snippet: testing-eventbus-broadcaster-delivered
+  @Test(.checksForLeaks) func everyScreenHasTheNotificationOnceTheBroadcasterHasDelivered() async throws {
+    let center = NotificationCenter()
+    let marketDidClose = Notification.Name("MarketDidClose")
+    let market = Broadcaster(source: NotificationSource(names: [marketDidClose], center: center) { _ in "closed" })
+    let recorder = EventRecorder(market, on: .main)
+
+    center.post(name: marketDidClose, object: nil)
+
+    try await market.waitUntilDelivered()  // the main actor has handled it
+    #expect(recorder.events == ["closed"])
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-failures
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test func aWaitThatTimesOutFailsTheTestSayingWhatItSaw() async {
+    let output = Output<QuoteViewModel.Event>()
+    let recorder = EventRecorder(output)
+    output.send(.quote(1.5))
+    await withKnownIssue {
+      await recorder.expectEvents(count: 2, timeout: .milliseconds(50))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue == "EventRecorder: received 1 of 2 events within 50 ms: [quote(1.5)]" }
+    }
+
+    let clock = ManualClock()
+    await withKnownIssue {
+      await clock.waitUntil(sleeperCount: 1, timeout: .milliseconds(50))
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue == "ManualClock: waited 50 ms for exactly 1 sleeper; found no sleeper (the clock is at 0 s)"
+      }
+    }
+  }
+  // end-snippet
+
   // snippet: testing-eventbus-leak-found
   @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func aScreenThatIsNeverClosedLeaksItsSubscriptions() async {
     let clock = ManualClock()
     let coordinator = QuoteCoordinator(repository: QuoteRepository(feed: Self.steadyFeed(sending: [])), clock: clock)
     var viewModel: QuoteViewModel?
-    let report = await LeakCheck.report(waitingUpTo: 0.1) {
+    let report = await LeakCheck.report(waitingUpTo: .milliseconds(100)) {
       viewModel = coordinator.showQuotes()
       viewModel?.start()
-    }  // the coordinator never closes the screen
-    #expect(report.leakedObjects.contains { $0.kind == "Output.Entry" && $0.eventType.hasSuffix(".Date") })
+    }  // the coordinator never closes the screen, and the test still holds it
+    #expect(report.leakedObjects.contains { $0.kind == "Output.Entry" && $0.eventType == "Date" })
     coordinator.close()
     viewModel = nil
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-ticking-screen
+  /// A screen that listens in a task of its own, which `stop()` cancels.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  final class TickingScreen {
+    let output = Output<QuoteViewModel.Event>()
+    private let ticks: Broadcaster<Date>
+    private var listening: Task<Void, Never>?
+
+    init(clock: some Clock<Duration> = ContinuousClock()) {
+      ticks = Broadcaster(source: TimerSource(every: .seconds(10), clock: clock))
+    }
+
+    func start() {
+      listening = Task { [ticks, output] in
+        for await _ in ticks.values {
+          output.send(.ageCheck)
+        }
+      }
+    }
+
+    func stop() {
+      listening?.cancel()
+    }
+  }
+  // end-snippet
+
+  // snippet: testing-eventbus-task-leak
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test func aScreenWhoseTaskIsNeverStoppedLeaksTheTasksSubscription() async {
+    let clock = ManualClock()
+    let screen = TickingScreen(clock: clock)
+    let report = await LeakCheck.report(waitingUpTo: .milliseconds(100)) {
+      screen.start()
+      await clock.waitUntil(sleeperCount: 1)
+    }  // never stopped: the task still runs, and keeps its subscription to the timer
+    #expect(report.leakedObjects.contains { $0.kind == "Output.Entry" && $0.eventType == "Date" })
+    screen.stop()
   }
   // end-snippet
 }

@@ -111,7 +111,7 @@ extension Documentation {
 
       viewModel.search("tea")
 
-      #expect(await recorder.waitForEvents(count: 3, timeout: 5))
+      #expect(await recorder.waitForEvents(count: 3))
       #expect(recorder.events == [.loading(true), .results(["tea (remote)"]), .loading(false)])
     }
     // end-snippet
@@ -124,7 +124,7 @@ extension Documentation {
 
       viewModel.search("tea")
 
-      #expect(await recorder.waitForEvents(count: 3, timeout: 5))
+      #expect(await recorder.waitForEvents(count: 3))
       #expect(recorder.events.last == .loading(false))
     }
     // end-snippet

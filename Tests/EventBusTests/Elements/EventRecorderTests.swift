@@ -67,15 +67,17 @@ import Testing
     #expect(recorder.events == [4])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func waitReturnsTrueAtOnceWhenEnoughEventsAreAlreadyRecorded() async {
     let output = Output<Int>()
     let recorder = EventRecorder(output)
     output.send(1)
     output.send(2)
-    #expect(await recorder.waitForEvents(count: 2, timeout: 0))
-    #expect(await recorder.waitForEvents(count: 0, timeout: 0))
+    #expect(await recorder.waitForEvents(count: 2, timeout: .zero))
+    #expect(await recorder.waitForEvents(count: 0, timeout: .zero))
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func waitReturnsTrueWhenQueueDeliveredEventsArrive() async {
     let output = Output<Int>()
     let queue = DispatchQueue(label: "recorder-test")
@@ -85,16 +87,17 @@ import Testing
     for value in 0..<3 { output.send(value) }
     #expect(recorder.count == 0)
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { gate.signal() }
-    #expect(await recorder.waitForEvents(count: 3, timeout: 120))
+    #expect(await recorder.waitForEvents(count: 3, timeout: .seconds(120)))
     #expect(recorder.events == [0, 1, 2])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func waitReturnsFalseWhenTheEventsDoNotComeInTime() async {
     let output = Output<Int>()
     let recorder = EventRecorder(output)
     output.send(1)
     let start = Date()
-    let arrived = await recorder.waitForEvents(count: 2, timeout: 0.1)
+    let arrived = await recorder.waitForEvents(count: 2, timeout: .milliseconds(100))
     let elapsed = Date().timeIntervalSince(start)
     #expect(!arrived)
     #expect(elapsed >= 0.1)
@@ -106,13 +109,14 @@ import Testing
     #expect(recorder.events == [1, 2])
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func waitReturnsFalseWhenTheWaitingTaskIsCancelled() async {
     // The waiters' own limit is far beyond the bound checked below, so only the cancel can end them in time. The
     // bound is generous: the cooperative pool can be more than a minute behind under ThreadSanitizer (74 s seen).
     let limit = 3 * watchdogTimeout
     let recorder = EventRecorder<Int>()
     let start = Date()
-    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: limit) }
+    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: .seconds(limit)) }
     try? await Task.sleep(nanoseconds: 20_000_000)
     waiting.cancel()
     #expect(await waiting.value == false)
@@ -120,18 +124,19 @@ import Testing
 
     let alreadyCancelled = Task {
       withUnsafeCurrentTask { $0?.cancel() }
-      return await recorder.waitForEvents(count: 1, timeout: limit)
+      return await recorder.waitForEvents(count: 1, timeout: .seconds(limit))
     }
     #expect(await alreadyCancelled.value == false)
     #expect(Date().timeIntervalSince(start) < watchdogTimeout)
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func severalWaitersAreEachResumedWhenTheirCountIsReached() async {
     let output = Output<Int>()
     let recorder = EventRecorder(output)
-    async let two = recorder.waitForEvents(count: 2, timeout: 120)
-    async let four = recorder.waitForEvents(count: 4, timeout: 120)
-    async let never = recorder.waitForEvents(count: 100, timeout: 0.2)
+    async let two = recorder.waitForEvents(count: 2, timeout: .seconds(120))
+    async let four = recorder.waitForEvents(count: 4, timeout: .seconds(120))
+    async let never = recorder.waitForEvents(count: 100, timeout: .milliseconds(200))
     Thread.detachNewThread {
       for value in 0..<4 {
         output.send(value)
@@ -142,6 +147,7 @@ import Testing
     #expect(results == (true, true, false))
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @MainActor
   @Test func recordsOnTheMainActorAndWaitsWithoutBlockingIt() async {
     let output = Output<Int>()
@@ -149,10 +155,11 @@ import Testing
     Thread.detachNewThread {
       for value in 0..<5 { output.send(value) }
     }
-    #expect(await recorder.waitForEvents(count: 5, timeout: 120))
+    #expect(await recorder.waitForEvents(count: 5, timeout: .seconds(120)))
     #expect(recorder.events == Array(0..<5))
   }
 
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
   @Test func recordsFromManyThreadsWithoutLosingAnEvent() async {
     let output = Output<Int>()
     let recorder = EventRecorder(output)
@@ -163,7 +170,9 @@ import Testing
     let waiter = LockedState<Task<Bool, Never>?>(nil)
     await runConcurrently(threads: threads) { thread in
       if thread == 0 {
-        waiter.withLock { $0 = Task { await recorder.waitForEvents(count: threads * iterations, timeout: 120) } }
+        waiter.withLock {
+          $0 = Task { await recorder.waitForEvents(count: threads * iterations, timeout: .seconds(120)) }
+        }
       }
       for iteration in 0..<iterations {
         output.send(thread * iterations + iteration)

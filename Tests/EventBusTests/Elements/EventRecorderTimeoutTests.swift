@@ -3,11 +3,14 @@ import Testing
 
 @testable import EventBus
 
-/// `waitForEvents(count:timeout:)` takes any timeout: infinity and huge values wait without a limit, zero, negative
-/// values and NaN do not wait. None of them traps.
+/// `waitForEvents(count:timeout:)` takes any timeout: durations too long to count in nanoseconds wait without a limit,
+/// zero and negative ones do not wait. None of them traps.
 @Suite struct EventRecorderTimeoutTests {
-  @Test(arguments: [Double.infinity, .greatestFiniteMagnitude, 1e12])
-  func aTimeoutBeyondAnyClockWaitsUntilTheEventsArrive(timeout: Double) async {
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(arguments: [
+    Duration.seconds(Int64.max), Duration(secondsComponent: .max, attosecondsComponent: .max), .seconds(1e12),
+  ])
+  func aTimeoutBeyondAnyClockWaitsUntilTheEventsArrive(timeout: Duration) async {
     let output = Output<Int>()
     let recorder = EventRecorder(output)
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { output.send(1) }
@@ -15,22 +18,26 @@ import Testing
     #expect(recorder.events == [1])
   }
 
-  @Test func anInfiniteWaitEndsWhenTheTaskIsCancelled() async {
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test func anUnlimitedWaitEndsWhenTheTaskIsCancelled() async {
     let recorder = EventRecorder<Int>()
-    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: .infinity) }
+    let waiting = Task { await recorder.waitForEvents(count: 1, timeout: .seconds(Int64.max)) }
     try? await Task.sleep(nanoseconds: 20_000_000)
     waiting.cancel()
     #expect(await waiting.value == false)
 
     let alreadyCancelled = Task {
       withUnsafeCurrentTask { $0?.cancel() }
-      return await recorder.waitForEvents(count: 1, timeout: .infinity)
+      return await recorder.waitForEvents(count: 1, timeout: .seconds(Int64.max))
     }
     #expect(await alreadyCancelled.value == false)
   }
 
-  @Test(arguments: [0, -1, -Double.infinity, .nan])
-  func aTimeoutOfZeroOrLessOrNaNDoesNotWait(timeout: Double) async {
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test(arguments: [
+    Duration.zero, .seconds(-1), .nanoseconds(-1), Duration(secondsComponent: .min, attosecondsComponent: 0),
+  ])
+  func aTimeoutOfZeroOrLessDoesNotWait(timeout: Duration) async {
     let output = Output<Int>()
     let recorder = EventRecorder(output)
     #expect(await recorder.waitForEvents(count: 1, timeout: timeout) == false)
@@ -38,7 +45,19 @@ import Testing
     #expect(await recorder.waitForEvents(count: 1, timeout: timeout))
   }
 
-  @Test func timeoutsConvertToNanosecondsWithoutTrapping() {
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  @Test func durationTimeoutsConvertToNanosecondsWithoutTrapping() {
+    #expect(EventRecorder<Int>.nanoseconds(forTimeout: Duration.seconds(2)) == 2_000_000_000)
+    #expect(EventRecorder<Int>.nanoseconds(forTimeout: Duration.milliseconds(1500)) == 1_500_000_000)
+    #expect(EventRecorder<Int>.nanoseconds(forTimeout: Duration(secondsComponent: 0, attosecondsComponent: 1)) == 1)
+    #expect(EventRecorder<Int>.nanoseconds(forTimeout: Duration.zero) == 0)
+    #expect(EventRecorder<Int>.nanoseconds(forTimeout: Duration.seconds(-3)) == 0)
+    #expect(EventRecorder<Int>.nanoseconds(forTimeout: Duration.seconds(18_446_744_074)) == nil)
+    #expect(EventRecorder<Int>.nanoseconds(forTimeout: Duration.seconds(18_000_000_000)) == 18_000_000_000_000_000_000)
+  }
+
+  @Test func secondsConvertToNanosecondsWithoutTrapping() {
+    // What the deprecated `Double` form of the wait counts with.
     #expect(EventRecorder<Int>.nanoseconds(forTimeout: 2) == 2_000_000_000)
     #expect(EventRecorder<Int>.nanoseconds(forTimeout: 1e-10) == 1)
     #expect(EventRecorder<Int>.nanoseconds(forTimeout: 0) == 0)

@@ -1,11 +1,23 @@
 /// How long a ``ReconnectingSource`` waits before connecting again: exponential, capped, with jitter.
 ///
-/// After a connection is lost the first attempt waits ``initial``; each attempt that fails multiplies the wait by
-/// ``multiplier``, up to ``maximum``. Jitter shortens each wait by a random fraction of up to ``jitter``, so that
-/// processes that lost their connections together (a database restart) do not all reconnect in the same instant.
+/// The wait depends on how many attempts in a row failed, *n*: it is ``initial`` × ``multiplier``^*n*, up to
+/// ``maximum``, less the jitter.
+///
+/// - After a *loss* (a session that had connected ends), *n* is 0: the next attempt waits ``initial``.
+/// - After a *failed attempt* (a session that ends before it connected), *n* counts that attempt. At a cold start
+///   whose attempts fail, the waits are therefore ``initial`` × ``multiplier``, then × ``multiplier`` again: 2 s, then
+///   4 s, for an `initial` of 1 s and the default multiplier of 2. The same holds for failed attempts after a loss:
+///   1 s, then 2 s, then 4 s.
+/// - A session that connects starts the count again.
+///
+/// Jitter shortens each wait by a random fraction of up to ``jitter`` (a fifth, by default), so that processes that
+/// lost their connections together (a database restart) do not all reconnect in the same instant. It is not seeded:
+/// a test that checks the waits, on a `ManualClock` for example, sets `jitter: 0`, and then every wait is exactly the
+/// rule's.
 ///
 /// ```swift
 /// let backoff = ReconnectBackoff(initial: .milliseconds(50), maximum: .seconds(5))
+/// let exact = ReconnectBackoff(initial: .seconds(1), jitter: 0)   // for tests: waits of 1, 2, 4 s … exactly
 /// ```
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public struct ReconnectBackoff: Sendable, Hashable {
@@ -30,7 +42,8 @@ public struct ReconnectBackoff: Sendable, Hashable {
   ///   - maximum: The longest wait; 10 s by default. It counts as `initial` if it is shorter, and as ``longestWait``
   ///     if it is longer.
   ///   - multiplier: What each failed attempt multiplies the wait by; 2 by default, at least 1.
-  ///   - jitter: The largest fraction of a wait that jitter may take off; 0.2 by default, clamped to 0...1.
+  ///   - jitter: The largest fraction of a wait that jitter may take off; 0.2 by default, clamped to 0...1. Pass 0 in a
+  ///     test that checks the waits: the jitter is random, and not seeded.
   public init(
     initial: Duration = .milliseconds(100),
     maximum: Duration = .seconds(10),

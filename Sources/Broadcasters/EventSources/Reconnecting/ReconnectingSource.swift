@@ -29,8 +29,10 @@ import EventBus
 /// ``statistics``, reports each to `onChange`, and tells the next session that it ``Session/followsLoss``, so it can
 /// tell subscribers they missed events (to fetch the current state, for example). It replays nothing.
 ///
-/// A session that ends before calling ``Session/connected()`` is a failed attempt. Attempts after a loss wait
-/// ``ReconnectBackoff/initial``, then longer after each failure, up to ``ReconnectBackoff/maximum``.
+/// A session that ends before calling ``Session/connected()`` is a failed attempt. The attempt after a loss waits
+/// ``ReconnectBackoff/initial``; each failed attempt multiplies the wait by ``ReconnectBackoff/multiplier``, up to
+/// ``ReconnectBackoff/maximum``. So at a cold start, where the first attempt already failed, the first wait is
+/// `initial × multiplier`: see ``ReconnectBackoff`` for the rule, and for `jitter: 0` in tests.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public struct ReconnectingSource<Event: Sendable>: EventSource {
   private let backoff: ReconnectBackoff

@@ -14,7 +14,7 @@
 /// ```swift
 /// let recorder = EventRecorder(output, on: .queue(background))
 /// output.send(1)
-/// #expect(await recorder.waitForEvents(count: 1, timeout: 2))
+/// #expect(await recorder.waitForEvents(count: 1, timeout: .seconds(2)))
 /// ```
 ///
 /// Create the recorder before the code under test sends: it records what is sent from then on. A recorder created on
@@ -141,7 +141,7 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   /// #expect(recorder.events == [1, 2])  // and nothing more is on its way
   /// ```
   ///
-  /// Unlike ``waitForEvents(count:timeout:)``, it needs no count: when it returns, everything sent so far is recorded,
+  /// Unlike ``waitForEvents(count:timeout:)-(_,Duration)``, it needs no count: when it returns, everything sent so far is recorded,
   /// so a test also sees that no other event came. It has no timeout either; give the test a time limit instead
   /// (Swift Testing's `.timeLimit` trait).
   ///
@@ -193,15 +193,49 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     }
   }
 
-  /// Waits until at least `count` events have been recorded, or `timeout` seconds have passed.
+  /// Waits until at least `count` events have been recorded, or 5 seconds have passed.
   ///
   /// ```swift
-  /// #expect(await recorder.waitForEvents(count: 3, timeout: 2))
+  /// #expect(await recorder.waitForEvents(count: 3))
+  /// #expect(recorder.events == [1, 2, 3])
+  /// ```
+  ///
+  /// As ``waitForEvents(count:timeout:)-(_,Duration)`` with its default timeout. In a test, prefer
+  /// `expectEvents(count:timeout:)` from `EventBusTesting`, which fails the test saying what arrived.
+  ///
+  /// - Parameter count: How many events to wait for, counting those already recorded.
+  /// - Returns: `true` when `count` events were recorded in time; `false` on timeout or when the waiting task is
+  ///   cancelled.
+  public func waitForEvents(count: Int) async -> Bool {
+    await waitForEvents(count: count, timeoutNanoseconds: 5_000_000_000)
+  }
+
+  /// Waits until at least `count` events have been recorded, or `timeout` has passed.
+  ///
+  /// ```swift
+  /// #expect(await recorder.waitForEvents(count: 3, timeout: .seconds(2)))
   /// #expect(recorder.events == [1, 2, 3])
   /// ```
   ///
   /// Returns at once when enough events are already there. Suspends without blocking a thread, so events delivered
-  /// on the main actor arrive while a main-actor test waits.
+  /// on the main actor arrive while a main-actor test waits. It only answers; in a test, `expectEvents(count:timeout:)`
+  /// from `EventBusTesting` waits the same way and, on a timeout, fails the test with what arrived:
+  /// `received 1 of 2: [loading(true)]`.
+  ///
+  /// - Parameters:
+  ///   - count: How many events to wait for, counting those already recorded.
+  ///   - timeout: The longest wait, in real time. Zero or a negative duration does not wait: the result says whether
+  ///     the events are already there. One too long to count in nanoseconds (585 years) waits without a time limit,
+  ///     until the events arrive or the task is cancelled.
+  /// - Returns: `true` when `count` events were recorded in time; `false` on timeout or when the waiting task is
+  ///   cancelled.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  public func waitForEvents(count: Int, timeout: Duration) async -> Bool {
+    await waitForEvents(count: count, timeoutNanoseconds: Self.nanoseconds(forTimeout: timeout))
+  }
+
+  /// Waits until at least `count` events have been recorded, or `timeout` seconds have passed; the `Duration` form,
+  /// ``waitForEvents(count:timeout:)-(_,Duration)``, replaces it.
   ///
   /// - Parameters:
   ///   - count: How many events to wait for, counting those already recorded.
@@ -210,7 +244,49 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
   ///     value or NaN does not wait: the result says whether the events are already there.
   /// - Returns: `true` when `count` events were recorded in time; `false` on timeout or when the waiting task is
   ///   cancelled.
+  @available(*, deprecated, message: "pass the timeout as a Duration: waitForEvents(count:timeout: .seconds(5))")
   public func waitForEvents(count: Int, timeout: Double = 5) async -> Bool {
+    await waitForEvents(count: count, timeoutNanoseconds: Self.nanoseconds(forTimeout: timeout))
+  }
+
+  /// Waits for the first recorded event that matches `predicate`, counting those already recorded, and returns it;
+  /// `nil` when none came within `timeout` or the waiting task was cancelled.
+  ///
+  /// ```swift
+  /// let loaded = await recorder.waitForEvent(timeout: .seconds(2)) { if case .items = $0 { true } else { false } }
+  /// #expect(loaded == .items(["Tea"]))
+  /// ```
+  ///
+  /// `predicate` runs on the waiting task, never under the recorder's lock, once for each recorded event until one
+  /// matches. In a test, `expectEvent(timeout:where:)` from `EventBusTesting` also fails the test on a timeout, listing
+  /// what arrived.
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest wait, in real time; 5 seconds by default.
+  ///   - predicate: Whether an event is the one to wait for.
+  /// - Returns: The first matching event, or `nil`.
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  public func waitForEvent(
+    timeout: Duration = .seconds(5),
+    where predicate: (Event) throws -> Bool
+  ) async rethrows -> Event? {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    var looked = 0
+    while true {
+      let events = self.events
+      if looked < events.count {
+        if let match = try events[looked...].first(where: predicate) { return match }
+        looked = events.count
+      }
+      let remaining = ContinuousClock.now.duration(to: deadline)
+      guard remaining > .zero,
+        await waitForEvents(count: looked + 1, timeoutNanoseconds: Self.nanoseconds(forTimeout: remaining))
+      else { return nil }
+    }
+  }
+
+  /// Waits until at least `count` events have been recorded, or `timeoutNanoseconds` have passed (`nil`: no limit).
+  private func waitForEvents(count: Int, timeoutNanoseconds: UInt64?) async -> Bool {
     let id = state.withLock { state in
       state.nextWaiterID += 1
       return state.nextWaiterID
@@ -226,7 +302,7 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
           continuation.resume(returning: true)
           return
         }
-        guard let nanoseconds = Self.nanoseconds(forTimeout: timeout) else {
+        guard let nanoseconds = timeoutNanoseconds else {
           // No time limit: only the events or cancellation end the wait.
           if Task.isCancelled {
             giveUp(waiter: id)
@@ -253,6 +329,21 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     } onCancel: {
       giveUp(waiter: id)
     }
+  }
+
+  /// A timeout as nanoseconds to sleep: 0 for zero and negative durations, `nil` (no limit) for anything beyond
+  /// `UInt64.max` nanoseconds (585 years).
+  @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+  static func nanoseconds(forTimeout timeout: Duration) -> UInt64? {
+    guard timeout > .zero else { return 0 }
+    // Checked before `components`, which traps for seconds beyond `Int64`.
+    guard timeout < .seconds(18_446_744_074) else { return nil }
+    let (seconds, attoseconds) = timeout.components
+    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    // Rounded up: a wait never ends before its timeout.
+    let fraction = UInt64((attoseconds + 999_999_999) / 1_000_000_000)
+    let (total, overflowAgain) = whole.addingReportingOverflow(fraction)
+    return overflow || overflowAgain ? nil : total
   }
 
   /// A timeout in seconds as nanoseconds to sleep: 0 for zero, negative and NaN, `nil` (no limit) for infinity and for
