@@ -45,10 +45,13 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // The check starts PostgreSQL's control commands through it, without the check's descriptors.
+    .target(name: "CSpawnShim"),
     .executableTarget(
       name: "LiveUpdatesCheck",
       dependencies: [
         "LiveUpdates",
+        "CSpawnShim",
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -67,7 +70,7 @@ let package = Package(
   ]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "CSpawnShim" {
   var settings = target.swiftSettings ?? []
   settings.append(.swiftLanguageMode(.v6))
   target.swiftSettings = settings
