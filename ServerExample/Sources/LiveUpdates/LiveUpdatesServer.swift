@@ -126,7 +126,9 @@ func addSubscriptionRoute(
     ) async throws -> Void
 ) {
   webSocketRouter.ws("/topics/:name") { _, context in
-    TopicName(context.parameters.get("name") ?? "") == nil ? .dontUpgrade : .upgrade()
+    guard TopicName(context.parameters.get("name") ?? "") != nil else { return .dontUpgrade }
+    context.releaseWebSocketHandlerOnClose()
+    return .upgrade()
   } onUpgrade: { inbound, outbound, context in
     guard let topic = TopicName(context.requestContext.parameters.get("name") ?? "") else { return }
     let claims: AccessClaims

@@ -13,8 +13,11 @@ struct TestServer {
   let port: Int
   let gatekeeper: Gatekeeper
 
+  /// - Parameter onSession: Called with each admitted subscription's context, before it is told `subscribed`.
   static func with<Result: Sendable>(
-    limits: ServerLimits = ServerLimits(), _ body: (TestServer) async throws -> Result
+    limits: ServerLimits = ServerLimits(),
+    onSession: @escaping @Sendable (WebSocketRouterContext<LiveUpdatesRequestContext>) -> Void = { _ in },
+    _ body: (TestServer) async throws -> Result
   ) async throws -> Result {
     var settings = AccessSettings()
     settings.key = AccessControlTests.key
@@ -27,7 +30,8 @@ struct TestServer {
       return Response(status: .created)
     }
     let webSocketRouter = Router(context: LiveUpdatesRequestContext.self)
-    addSubscriptionRoute(to: webSocketRouter, gatekeeper) { subscription, inbound, outbound, _ in
+    addSubscriptionRoute(to: webSocketRouter, gatekeeper) { subscription, inbound, outbound, context in
+      onSession(context)
       try await outbound.write(.text(#"{"kind":"subscribed","after":\#(subscription.resumeAfter ?? -1)}"#))
       for try await _ in inbound {}
     }
