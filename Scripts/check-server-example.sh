@@ -25,7 +25,8 @@
 #                          the rate limit (429, Retry-After); 20 upgrades racing for a token's last 2 slots (2 served,
 #                          18 refused 429); 1,000 connections that send half a request head (each closed within the
 #                          deadline and 3 s, and counted); 20,000 short-lived topics, 64 at once, then a new one;
-#                          100 WebSockets that never read, flooded (each closed as slow within the deadline and 3 s).
+#                          5,000 short sessions to one topic (rss-growth-per-session-bytes under 2,048); 100
+#                          WebSockets that never read, flooded (each closed as slow within the deadline and 3 s).
 #                          Its figures include each server's VmRSS before and after
 #     --release            build and run a release build (default: debug, which builds in about half the time)
 #     --time-limit SECONDS the whole run, build included (1500)
