@@ -17,12 +17,16 @@
 #     --faults             also, while events flow: a PostgreSQL restart, a 20 s stop, a terminated LISTEN
 #                          connection, and one server process killed, whose clients resume on the other
 #     --outage-seconds N   how long the stop of --faults lasts (20)
-#     --adversarial        instead of the round above, attack the servers, started with --max-topics 500 and
-#                          --slow-client-deadline-ms 3000: upgrades and POSTs without a token, with a forged, an
+#     --adversarial        instead of the round above, attack the servers, started with --max-topics 500,
+#                          --slow-client-deadline-ms 3000, --request-head-timeout-ms 2000 and
+#                          --max-connections-per-client 8: upgrades and POSTs without a token, with a forged, an
 #                          expired and another topic's token, from an origin not listed, with bodies not JSON (each
 #                          refused with its status and a JSON reason, and counted in /metrics under it); a burst past
-#                          the rate limit (429, Retry-After); 20,000 short-lived topics, 64 at once, then a new one;
-#                          100 WebSockets that never read, flooded (each closed as slow within the deadline and 3 s).
+#                          the rate limit (429, Retry-After); 20 upgrades racing for a token's last 2 slots (2 served,
+#                          18 refused 429); 1,000 connections that send half a request head (each closed within the
+#                          deadline and 3 s, and counted); 20,000 short-lived topics, 64 at once, then a new one;
+#                          5,000 short sessions to one topic (rss-growth-per-session-bytes under 2,048); 100
+#                          WebSockets that never read, flooded (each closed as slow within the deadline and 3 s).
 #                          Its figures include each server's VmRSS before and after
 #     --release            build and run a release build (default: debug, which builds in about half the time)
 #     --time-limit SECONDS the whole run, build included (1500)
@@ -232,9 +236,12 @@ export LIVE_UPDATES_TOKEN_KEY
 retention_count=$((catch_up > 1000 ? catch_up : 1000))
 servers=()
 # The adversarial round: few topics kept, so that its short-lived ones are evicted; a short deadline for slow clients.
-slow_deadline_ms=3000
+slow_deadline_ms=3000 head_timeout_ms=2000 connections_per_client=8
 server_options=()
-if [ "$adversarial" -eq 1 ]; then server_options=(--max-topics 500 --slow-client-deadline-ms "$slow_deadline_ms"); fi
+if [ "$adversarial" -eq 1 ]; then
+  server_options=(--max-topics 500 --slow-client-deadline-ms "$slow_deadline_ms"
+    --request-head-timeout-ms "$head_timeout_ms" --max-connections-per-client "$connections_per_client")
+fi
 for name in a b; do
   "$bin/LiveUpdatesServer" --port 0 --port-file "$work/$name.port" --process "$name" \
     --retention-count "$retention_count" --allowed-origin ws://127.0.0.1 "${server_options[@]}" \
@@ -269,6 +276,7 @@ if [ "$adversarial" -eq 1 ]; then
   status=0
   "$bin/LiveUpdatesCheck" "${servers[@]}" --adversarial --server-pid "a=${server_pids[0]}" \
     --server-pid "b=${server_pids[1]}" --slow-client-deadline-ms "$slow_deadline_ms" \
+    --request-head-timeout-ms "$head_timeout_ms" --max-connections-per-client "$connections_per_client" \
     --postgres-port "$pg_port" --postgres-user postgres --postgres-database eventbus || status=$?
   echo "The adversarial round took $((SECONDS - adversarial_start)) s." >&2
   exit "$status"

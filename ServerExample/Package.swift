@@ -45,10 +45,13 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // The check starts PostgreSQL's control commands through it, without the check's descriptors.
+    .target(name: "CSpawnShim"),
     .executableTarget(
       name: "LiveUpdatesCheck",
       dependencies: [
         "LiveUpdates",
+        "CSpawnShim",
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -61,13 +64,16 @@ let package = Package(
       dependencies: [
         "LiveUpdates",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ]),
   ]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "CSpawnShim" {
   var settings = target.swiftSettings ?? []
   settings.append(.swiftLanguageMode(.v6))
   target.swiftSettings = settings

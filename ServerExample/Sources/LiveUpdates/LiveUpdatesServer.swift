@@ -1,6 +1,7 @@
 import Broadcasters
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -73,33 +74,22 @@ public func makeLiveUpdatesServer(
     snapshot.listeningTopics = feeds.listenStatistics.attachedKeys
     return snapshot
   }
-  // Upgrades have a router of their own: one that is refused falls through to `router`, whose `GET /topics/:name`
-  // answers why (401, 403) and counts it.
+  // Upgrades have a router of their own: one that the gate refused falls through to `router`, whose
+  // `GET /topics/:name` answers why (400, 401, 403, 429) and counts it.
   let webSocketRouter = Router(context: LiveUpdatesRequestContext.self)
-  webSocketRouter.ws("/topics/:name") { request, context in
-    guard let topic = TopicName(context.parameters.get("name") ?? ""),
-      (try? await gatekeeper.admitSubscription(request, to: topic, from: context.remoteAddress)) != nil
-    else { return .dontUpgrade }
-    return .upgrade()
-  } onUpgrade: { inbound, outbound, context in
-    guard let topic = TopicName(context.requestContext.parameters.get("name") ?? ""),
-      let claims = try? await gatekeeper.admitSubscription(
-        context.request, to: topic, from: context.requestContext.remoteAddress)
-    else { return }
+  addSubscriptionRoute(to: webSocketRouter, gatekeeper) { subscription, inbound, outbound, context in
     statistics.update { $0.clients += 1 }
     defer { statistics.update { $0.clients -= 1 } }
     let client = WebSocketClientConnection(
-      topic: topic, resumeAfter: resumePoint(of: context.request), inbound: inbound, outbound: outbound,
+      topic: subscription.topic, resumeAfter: subscription.resumeAfter, inbound: inbound, outbound: outbound,
       store: store, statistics: statistics, logger: context.logger,
       progress: DeliveryProgress(onWrite: metrics.delivered))
-    try await gatekeeper.serve(client, from: feeds, claims: claims, context: context.requestContext)
+    try await gatekeeper.serve(client, from: feeds, claims: subscription.claims, context: context.requestContext)
   }
 
   return Application(
     router: router,
-    server: .gatedWebSocketUpgrade(webSocketRouter: webSocketRouter) { head, address in
-      await gatekeeper.admitsUpgrade(Request(head: head, body: .init(buffer: ByteBuffer())), from: address)
-    },
+    server: .liveUpdates(webSocketRouter: webSocketRouter, gatekeeper: gatekeeper),
     configuration: ApplicationConfiguration(
       address: .hostname(options.host, port: options.port), serverName: "live-updates", backlog: 2048),
     services: [pool],
@@ -117,15 +107,76 @@ public func makeLiveUpdatesServer(
   )
 }
 
-/// The id a client resumes after: `?last_id=N`, else a `Last-Event-ID: N` header, else `nil`.
-func resumePoint(of request: Request) -> Int? {
+/// An upgrade the gate admitted: its topic, its token's claims, and the id it resumes after.
+struct AdmittedSubscription: Sendable {
+  let topic: TopicName
+  let claims: AccessClaims
+  let resumeAfter: Int?
+}
+
+/// The upgrade route, `GET /topics/:name` with `Upgrade: websocket`, whose gate in front decided the upgrade, once,
+/// and holds its slot until the connection closes (``Gatekeeper/decideUpgrade(_:from:)``): nothing here refuses it
+/// again. `serve` serves the admitted subscription until it ends.
+func addSubscriptionRoute(
+  to webSocketRouter: Router<LiveUpdatesRequestContext>, _ gatekeeper: Gatekeeper,
+  serve:
+    @escaping @Sendable (
+      AdmittedSubscription, WebSocketInboundStream, WebSocketOutboundWriter,
+      WebSocketRouterContext<LiveUpdatesRequestContext>
+    ) async throws -> Void
+) {
+  webSocketRouter.ws("/topics/:name") { _, context in
+    guard TopicName(context.parameters.get("name") ?? "") != nil else { return .dontUpgrade }
+    context.releaseWebSocketHandlerOnClose()
+    return .upgrade()
+  } onUpgrade: { inbound, outbound, context in
+    guard let topic = TopicName(context.requestContext.parameters.get("name") ?? "") else { return }
+    let claims: AccessClaims
+    do throws(Refusal) {
+      // For its claims: the gate checked the token, and only its expiry can have passed since.
+      claims = try await gatekeeper.authorizeSubscription(context.request, to: topic)
+    } catch {
+      try? await outbound.close(.policyViolation, reason: error.reason)
+      return
+    }
+    let resumeAfter = (try? resumePoint(of: context.request)) ?? nil
+    try await serve(
+      AdmittedSubscription(topic: topic, claims: claims, resumeAfter: resumeAfter), inbound, outbound, context)
+  }
+}
+
+extension HTTPServerBuilder {
+  /// The server's HTTP/1.1: WebSocket upgrades through `webSocketRouter`, decided by `gatekeeper`'s gate, and every
+  /// connection within `gatekeeper.limits` until it is upgraded.
+  static func liveUpdates<Responder: HTTPResponderBuilder & _HB_SendableMetatype>(
+    webSocketRouter: Responder, gatekeeper: Gatekeeper
+  ) -> HTTPServerBuilder where Responder.Responder.Context: WebSocketRequestContext {
+    .gatedWebSocketUpgrade(
+      webSocketRouter: webSocketRouter, connectionLimits: gatekeeper.limits.connection, metrics: gatekeeper.metrics,
+      decide: { head, address in
+        await gatekeeper.decideUpgrade(Request(head: head, body: .init(buffer: ByteBuffer())), from: address)
+      }, release: gatekeeper.releaseSlot)
+  }
+}
+
+/// The id a client resumes after: `?last_id=N`, else a `Last-Event-ID: N` header, else `nil`. A value that is not a
+/// non-negative integer is refused (400): a client that sends a garbled id believes it is resuming.
+func resumePoint(of request: Request) throws(Refusal) -> Int? {
   if let text = request.uri.queryParameters.get("last_id") {
-    return Int(text).map { max($0, 0) }
+    return try resumeID(text, from: "last_id")
   }
   if let field = request.headers.first(where: { $0.name.canonicalName == "last-event-id" }) {
-    return Int(field.value).map { max($0, 0) }
+    return try resumeID(field.value, from: "Last-Event-ID")
   }
   return nil
+}
+
+private func resumeID(_ text: some StringProtocol, from source: String) throws(Refusal) -> Int {
+  guard let id = Int(text), id >= 0 else {
+    let shown = text.count > 40 ? "\(text.prefix(40))…" : String(text)
+    throw Refusal(.badRequest, "\(source) must be a non-negative integer that fits 64 bits, not \"\(shown)\"")
+  }
+  return id
 }
 
 /// Deletes what retention does not keep, every few seconds, for as long as the process runs.
@@ -150,6 +201,10 @@ struct DeadlinePassed: Error, CustomStringConvertible {
 
 /// The result of `operation`, or an error once `deadline` has passed without one. The operation is cancelled then,
 /// and may still finish; the caller does not wait for it.
+///
+/// The timer is cancelled as soon as the operation ends: left to sleep out its deadline, it held the operation's task
+/// (its stack, its task-local values and its result) for that long after every query, thousands of them on a server
+/// that many clients connect to.
 func withDeadline<Result: Sendable>(
   _ deadline: Duration, _ operation: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
@@ -158,16 +213,15 @@ func withDeadline<Result: Sendable>(
   return try await withTaskCancellationHandler {
     try await withCheckedThrowingContinuation { continuation in
       waiter.set(continuation)
-      Task {
-        let result = await work.result
-        waiter.take()?.resume(with: result)
+      let timer = Task {
+        guard (try? await Task.sleep(for: deadline)) != nil, let waiting = waiter.take() else { return }
+        work.cancel()
+        waiting.resume(throwing: DeadlinePassed())
       }
       Task {
-        try? await Task.sleep(for: deadline)
-        if let waiting = waiter.take() {
-          work.cancel()
-          waiting.resume(throwing: DeadlinePassed())
-        }
+        let result = await work.result
+        timer.cancel()
+        waiter.take()?.resume(with: result)
       }
     }
   } onCancel: {

@@ -8,6 +8,8 @@ extension ServerOptions {
     case "--publish-burst": limits.publishBurst = try Self.positive(value, for: flag)
     case "--slow-client-deadline-ms": limits.slowClientDeadline = .milliseconds(try Self.positive(value, for: flag))
     case "--send-buffer-bytes": limits.sendBufferBytes = try Self.positive(value, for: flag)
+    case "--request-head-timeout-ms": limits.requestHeadTimeout = .milliseconds(try Self.positive(value, for: flag))
+    case "--idle-timeout-ms": limits.idleTimeout = .milliseconds(try Self.positive(value, for: flag))
     case "--shutdown-grace-seconds": limits.shutdownGrace = .seconds(try Self.positive(value, for: flag))
     default: throw ArgumentError(description: "unknown option \(flag)")
     }

@@ -13,7 +13,7 @@ extension WebSocketClientConnection {
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { try await serve(from: feeds) }
       group.addTask { [outbound, logger, topic] in
-        try await Task.sleep(for: .seconds(max(0, remaining)))
+        try await Self.sleep(until: ContinuousClock.now + .seconds(max(0, remaining)))
         logger.info("closing a client whose token expired", metadata: ["topic": "\(topic)"])
         try? await outbound.close(.policyViolation, reason: "token expired")
       }
@@ -24,4 +24,20 @@ extension WebSocketClientConnection {
 
   /// Longer than any token lives: development mode's claims, which never end.
   static let foreverSeconds: TimeInterval = 100 * 365 * 86_400
+
+  /// The longest single sleep of the wait for a token's end.
+  static let sleepStep = Duration.seconds(1)
+
+  /// Sleeps until `deadline`, a step of at most ``sleepStep`` at a time; throws `CancellationError` when cancelled.
+  ///
+  /// Not one sleep to the end: a cancelled `Task.sleep` leaves its timer, and what it holds, in the runtime until its
+  /// deadline, and a token lasts hours. Each session that ended before its token then left memory behind for that
+  /// long.
+  static func sleep(until deadline: ContinuousClock.Instant) async throws {
+    while true {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return }
+      try await Task.sleep(for: min(left, sleepStep))
+    }
+  }
 }

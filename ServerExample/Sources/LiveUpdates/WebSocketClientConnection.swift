@@ -38,9 +38,10 @@ struct WebSocketClientConnection: Sendable {
     do {
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { [inbound] in
-          // Clients send nothing the server needs; reading notices when they close.
+          // Clients send nothing the server needs; reading notices when they close, or break the protocol (the
+          // connection failed then): either way the writer stops.
+          defer { subscriber.finish() }
           for try await _ in inbound {}
-          subscriber.finish()
         }
         try await writeEvents(of: subscriber)
         group.cancelAll()

@@ -10,6 +10,8 @@ struct Metrics: Sendable {
   var slowClients = 0
   /// `live_updates_topics_evicted_total`.
   var evicted = 0
+  /// `live_updates_connections_closed_total{reason="request_head_timeout"}`.
+  var headTimeouts = 0
 
   static func read(from server: CheckOptions.Server) async -> Metrics {
     guard let connection = try? await HTTPConnection.connect(host: server.host, port: server.port) else {
@@ -35,6 +37,8 @@ struct Metrics: Sendable {
         slowClients = Int(value)
       } else if series == "live_updates_topics_evicted_total" {
         evicted = Int(value)
+      } else if series == #"live_updates_connections_closed_total{reason="request_head_timeout"}"# {
+        headTimeouts = Int(value)
       }
     }
   }

@@ -3,8 +3,9 @@ import JWTKit
 import LiveUpdates
 
 /// The adversarial round (`--adversarial`): requests an attacker would send, each of which must be refused with the
-/// right status and a JSON reason and counted in `/metrics` under that reason; a burst past the rate limit; twenty
-/// thousand short-lived topics; a hundred WebSockets that never read. It ends with `figure` lines, among them the
+/// right status and a JSON reason and counted in `/metrics` under that reason; a burst past the rate limit; upgrades
+/// racing for the last slots of a token; connections that never finish their request head; twenty thousand
+/// short-lived topics; thousands of short sessions, and the memory they leave; a hundred WebSockets that never read. It ends with `figure` lines, among them the
 /// servers' resident memory before and after.
 struct AdversarialCheck: Sendable {
   let options: CheckOptions
@@ -31,7 +32,10 @@ struct AdversarialCheck: Sendable {
       report.figure("cross-origin-accepted", "\(accepted.crossOrigin)")
       report.check(accepted.crossOrigin == 0, "cross-origin-accepted 0", otherwise: "\(accepted.crossOrigin)")
       try await publishPastTheRateLimit(on: servers[0])
+      try await raceUpgradesAtTheLimit(on: servers[1])
+      try await holdHalfSentRequests()
       try await churnTopics()
+      try await churnSessions()
       try await stallSlowClients()
     } catch {
       report.check(false, "the adversarial round ran to its end", otherwise: String(reflecting: error))

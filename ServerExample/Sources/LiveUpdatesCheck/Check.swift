@@ -234,13 +234,15 @@ struct Check: Sendable {
   }
 
   /// Runs a shell command given by the script; returns whether it succeeded. It waits on a thread of its own, not on
-  /// one of the few threads the clients' tasks run on. Not Foundation's `Process`: on Linux it waits until every
-  /// process that inherited its descriptors has exited, and a PostgreSQL started by `pg_ctl` never does.
+  /// one of the few threads the clients' tasks run on. The command inherits none of the check's descriptors (on
+  /// Linux, ``spawnShell(_:)``): with a thousand client sockets open here, a PostgreSQL started by `pg_ctl` would
+  /// otherwise count them against its `max_files_per_process` and refuse to start. Not Foundation's `Process`: on
+  /// Linux it waits until every process that inherited its descriptors has exited, and a PostgreSQL never does.
   func run(_ command: String) async -> Bool {
     await withCheckedContinuation { continuation in
       Thread {
         #if canImport(Glibc)
-          continuation.resume(returning: system(command) == 0)
+          continuation.resume(returning: spawnShell(command))
         #else
           let process = Process()
           process.executableURL = URL(fileURLWithPath: "/bin/sh")

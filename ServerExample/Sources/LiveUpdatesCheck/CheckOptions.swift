@@ -40,6 +40,15 @@ struct CheckOptions: Sendable {
   var slowClientDeadline = Duration.seconds(10)
   /// POSTs at once with one token, past the rate limit.
   var ratePosts = 80
+  /// Connections that send half a request head, and the servers' `--request-head-timeout-ms`.
+  var slowlorisConnections = 1_000
+  var requestHeadTimeout = Duration.seconds(10)
+  /// The servers' `--max-connections-per-client`, and the upgrades that race for its last two slots.
+  var connectionsPerClient = 64
+  var racingUpgrades = 20
+  /// Short WebSocket sessions in a row, and the most resident memory each may leave behind, in bytes.
+  var churnSessions = 5_000
+  var rssGrowthBound = 2_048
 
   /// Shell commands that act on the cluster and the servers, given by the script that started them.
   struct Faults: Sendable {
@@ -77,6 +86,13 @@ struct CheckOptions: Sendable {
       --flood-events N             events of 4 kB their topic is flooded with (150)
       --slow-client-deadline-ms N  the servers' --slow-client-deadline-ms (10000)
       --rate-posts N               POSTs at once with one token (80)
+      --slowloris N                connections that send half a request head and nothing more (1000)
+      --request-head-timeout-ms N  the servers' --request-head-timeout-ms (10000)
+      --max-connections-per-client N
+                                   the servers' --max-connections-per-client (64)
+      --racing-upgrades N          upgrades at once for the last two slots of one token (20)
+      --sessions N                 short WebSocket sessions in a row, to one topic (5000)
+      --rss-growth-bound-bytes N   the most resident memory a session may leave behind (2048)
     """
 
   struct ArgumentError: Error, CustomStringConvertible {
@@ -127,6 +143,12 @@ struct CheckOptions: Sendable {
       case "--flood-events": options.floodEvents = try positive(value, for: flag)
       case "--slow-client-deadline-ms": options.slowClientDeadline = .milliseconds(try positive(value, for: flag))
       case "--rate-posts": options.ratePosts = try positive(value, for: flag)
+      case "--slowloris": options.slowlorisConnections = try positive(value, for: flag)
+      case "--request-head-timeout-ms": options.requestHeadTimeout = .milliseconds(try positive(value, for: flag))
+      case "--max-connections-per-client": options.connectionsPerClient = try positive(value, for: flag)
+      case "--racing-upgrades": options.racingUpgrades = try positive(value, for: flag)
+      case "--sessions": options.churnSessions = try positive(value, for: flag)
+      case "--rss-growth-bound-bytes": options.rssGrowthBound = try positive(value, for: flag)
       case "--kill-server":
         let parts = value.split(separator: "=", maxSplits: 1)
         guard parts.count == 2 else { throw ArgumentError(description: "--kill-server takes NAME=COMMAND") }

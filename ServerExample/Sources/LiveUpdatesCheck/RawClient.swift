@@ -42,6 +42,11 @@ final class RawClient: Sendable {
     try await channel.writeAndFlush(ByteBuffer(string: text)).get()
   }
 
+  /// Writes `bytes` as they are: a WebSocket frame, say.
+  func send(bytes: [UInt8]) async throws {
+    try await channel.writeAndFlush(ByteBuffer(bytes: bytes)).get()
+  }
+
   /// Waits until what came back satisfies `condition`, the connection closes, or `timeout` passes; returns what came
   /// back and takes it out, so that the next wait sees only what follows.
   func receive(

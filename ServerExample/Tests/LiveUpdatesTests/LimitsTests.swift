@@ -45,6 +45,20 @@ import Testing
     #expect(limiter.bucketCount < 4096 + 1)
   }
 
+  @Test func theConnectionDeadlinesAreReadFromTheOptionsAndListedInTheUsage() throws {
+    let defaults = ServerLimits()
+    #expect(defaults.requestHeadTimeout == .seconds(10))
+    #expect(defaults.idleTimeout == .seconds(60))
+    let options = try ServerOptions.parse(["--request-head-timeout-ms", "2500", "--idle-timeout-ms", "7000"])
+    #expect(options.limits.connection.requestHeadTimeout == .milliseconds(2500))
+    #expect(options.limits.connection.idleTimeout == .seconds(7))
+    #expect(options.limits.connection.maximumBodySize == TopicEvent.maximumPayloadSize)
+    #expect(throws: ServerOptions.ArgumentError.self) { try ServerOptions.parse(["--idle-timeout-ms", "0"]) }
+    for option in ["--request-head-timeout-ms", "--idle-timeout-ms"] {
+      #expect(ServerOptions.usage.contains(option))
+    }
+  }
+
   @Test func theLimitsAreReadFromTheOptionsAndListedInTheUsage() throws {
     let options = try ServerOptions.parse([
       "--max-topics", "500", "--max-connections-per-client", "3", "--publish-rate", "7", "--publish-burst", "9",

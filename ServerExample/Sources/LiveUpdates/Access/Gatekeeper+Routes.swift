@@ -14,9 +14,10 @@ func addGatekeeperRoutes(
   router.on("/topics/:name", method: .options) { request, _ -> Response in
     gatekeeper.origins.preflightResponse(to: request)
   }
-  // Reached by a GET that was not upgraded: the upgrade router turned it away, or it asked for no upgrade.
+  // Reached by a GET that was not upgraded: the gate refused it, and says why, or it asked for no upgrade.
   router.get("/topics/:name") { request, context -> Response in
     guard let topic = TopicName(context.parameters.get("name") ?? "") else { throw HTTPError(.notFound) }
+    if let refusal = Refusal(carriedBy: request) { throw refusal }
     _ = try await gatekeeper.admitSubscription(request, to: topic, from: context.remoteAddress)
     throw Refusal(.badRequest, "GET /topics/\(topic) is a WebSocket upgrade")
   }

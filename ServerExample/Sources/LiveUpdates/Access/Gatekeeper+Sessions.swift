@@ -2,22 +2,14 @@ import HummingbirdWebSocket
 import NIOCore
 
 extension Gatekeeper {
-  /// Serves an upgraded client within its limits: a slot among its client's connections for as long as it is open
-  /// (1013, "too many connections", if another upgrade took the last one meanwhile; operators are not counted), and
-  /// until its token ends or its socket stops draining (``SlowClientWatchdog``), whose send buffer is capped. When the
+  /// Serves an upgraded client within its limits: the slot among its client's connections that the gate took for it
+  /// is held until the connection closes (``decideUpgrade(_:from:)``), and it is served until its token ends or its socket stops draining (``SlowClientWatchdog``), whose send buffer is capped. When the
   /// process shuts down gracefully (SIGTERM), the client is closed with 1001, "going away", and the last id it was
   /// told about (`last-id=N`), so that it resumes on another process.
   func serve(
     _ client: WebSocketClientConnection, from feeds: TopicFeeds, claims: AccessClaims,
     context: LiveUpdatesRequestContext
   ) async throws {
-    let key = claims.operator ? nil : self.client(of: claims, address: context.remoteAddress)
-    if let key, !connections.acquire(key) {
-      metrics.refused(.tooManyConnections)
-      try? await client.outbound.close(.unknown(1013), reason: "too many connections")
-      return
-    }
-    defer { if let key { connections.release(key) } }
     let channel = context.channel
     try? await channel.setOption(
       ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBufferBytes)

@@ -36,27 +36,54 @@ public final class Gatekeeper: Sendable {
     access.isDevelopmentMode ? "address \(address?.ipAddress ?? "unknown")" : "subject \(claims.sub.value)"
   }
 
-  /// A WebSocket upgrade to `topic`: from an allowed origin (or none), with a token that may subscribe to it, from a
-  /// client below its connection limit.
+  /// A WebSocket upgrade to `topic`, or the `GET` a refused one became: from an allowed origin (or none), with a token
+  /// that may subscribe to it, from a client below its connection limit. The limit is looked at, not taken: only
+  /// ``decideUpgrade(_:from:)`` takes a slot.
   public func admitSubscription(
     _ request: Request, to topic: TopicName, from address: SocketAddress?
   ) async throws(Refusal) -> AccessClaims {
-    try origins.check(request)
-    let claims = try await access.authorizeSubscription(request, to: topic)
+    let claims = try await authorizeSubscription(request, to: topic)
     guard claims.operator || !connections.isFull(client(of: claims, address: address)) else {
-      throw Refusal(.tooManyConnections, "at most \(connections.limit) WebSockets at once per token", retryAfter: 1)
+      throw Self.tooManyConnections(limit: connections.limit)
     }
     return claims
   }
 
-  /// Whether an upgrade request (to `/topics/:name`) is admitted; one that is not goes on as a plain `GET`, whose route
-  /// answers why.
-  public func admitsUpgrade(_ request: Request, from address: SocketAddress?) async -> Bool {
+  /// The origin and the token of a subscription to `topic`, without the limits.
+  public func authorizeSubscription(_ request: Request, to topic: TopicName) async throws(Refusal) -> AccessClaims {
+    try origins.check(request)
+    return try await access.authorizeSubscription(request, to: topic)
+  }
+
+  /// Decides an upgrade request (to `/topics/:name`), once: its origin, its token, its resume id (`400` if garbled),
+  /// then its client's limit. Admitted, with the slot it takes among its client's
+  /// connections (which the caller gives back with ``releaseSlot(_:)`` once the connection closes), or refused with
+  /// the answer. Twenty upgrades racing for two free slots: two admitted, eighteen refused with 429.
+  public func decideUpgrade(_ request: Request, from address: SocketAddress?) async -> UpgradeDecision {
     let prefix = "/topics/"
     guard request.uri.path.hasPrefix(prefix), let topic = TopicName(request.uri.path.dropFirst(prefix.count)) else {
-      return false
+      return .notASubscription
     }
-    return (try? await admitSubscription(request, to: topic, from: address)) != nil
+    let claims: AccessClaims
+    do {
+      claims = try await authorizeSubscription(request, to: topic)
+      _ = try resumePoint(of: request)
+    } catch {
+      return .refused(error)
+    }
+    if claims.operator { return .admitted(slot: nil) }
+    let slot = client(of: claims, address: address)
+    guard connections.acquire(slot) else { return .refused(Self.tooManyConnections(limit: connections.limit)) }
+    return .admitted(slot: slot)
+  }
+
+  /// Gives back a slot that ``decideUpgrade(_:from:)`` took.
+  @Sendable public func releaseSlot(_ slot: String) {
+    connections.release(slot)
+  }
+
+  private static func tooManyConnections(limit: Int) -> Refusal {
+    Refusal(.tooManyConnections, "at most \(limit) WebSockets at once per token", retryAfter: 1)
   }
 
   /// A POST to `topic`: from an allowed origin (or none), JSON, with a token that may publish to it, from a client

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// A request the server turns down: its status, a reason a client can act on, and the name it is counted under in
@@ -62,6 +63,23 @@ public struct Refusal: HTTPResponseError, Equatable, CustomStringConvertible {
   }
 
   public var status: HTTPResponse.Status { kind.status }
+
+  /// The header that carries the gate's refusal of an upgrade to the route that answers it: set by the gate only,
+  /// which removes it from every request it did not set it on.
+  static let carriedHeader = "live-updates-refusal"
+
+  /// The refusal as ``carriedHeader`` carries it: `kind retry-after reason`, 0 for no `Retry-After`.
+  var carried: String { "\(kind.rawValue) \(retryAfter ?? 0) \(reason)" }
+
+  /// The refusal a request carries in ``carriedHeader``; `nil` if it carries none.
+  init?(carriedBy request: Request) {
+    guard let name = HTTPField.Name(Self.carriedHeader), let text = request.headers[name] else { return nil }
+    let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, let kind = Kind(rawValue: String(parts[0])), let seconds = Int(parts[1]) else {
+      return nil
+    }
+    self.init(kind, String(parts[2]), retryAfter: seconds > 0 ? seconds : nil)
+  }
 
   public var description: String { "\(kind.rawValue): \(reason)" }
 

@@ -13,11 +13,22 @@ public struct ServerLimits: Sendable, Equatable {
   public var slowClientDeadline = Duration.seconds(10)
   /// The kernel's send buffer per WebSocket (`SO_SNDBUF`): what a client that does not read can hold, at most.
   public var sendBufferBytes = 65_536
+  /// How long a connection may take to send its request head (from its start, or from the first byte of a later
+  /// request) before it is closed, as NGINX's `client_header_timeout`.
+  public var requestHeadTimeout = Duration.seconds(10)
+  /// How long a connection may send nothing between requests before it is closed, as NGINX's `keepalive_timeout`.
+  public var idleTimeout = Duration.seconds(60)
   /// How long a graceful shutdown (SIGTERM) may take: clients are closed with 1001 first, then whatever is left is
   /// cancelled.
   public var shutdownGrace = Duration.seconds(10)
 
   public init() {}
+
+  /// The deadlines of a connection before it is a WebSocket, and the largest body it may send.
+  public var connection: HTTPConnectionLimits {
+    HTTPConnectionLimits(
+      requestHeadTimeout: requestHeadTimeout, idleTimeout: idleTimeout, maximumBodySize: TopicEvent.maximumPayloadSize)
+  }
 
   /// The options of the limits, as `--help` lists them.
   public static let usage = """
@@ -30,6 +41,10 @@ public struct ServerLimits: Sendable, Equatable {
       --slow-client-deadline-ms N
                               a client whose socket takes no writes for this long is closed with 1008 (10000)
       --send-buffer-bytes N   the kernel's send buffer per WebSocket, SO_SNDBUF (65536)
+      --request-head-timeout-ms N
+                              a connection that has not sent its whole request head this long after it opened (or
+                              after the first byte of a later request) is closed (10000)
+      --idle-timeout-ms N     a connection that sends nothing for this long between requests is closed (60000)
       --shutdown-grace-seconds N
                               on SIGTERM: stop accepting, close each client with 1001 and its last id, exit
                               within this (10)

@@ -5,7 +5,8 @@ import Prometheus
 /// `GET /metrics` (operator claim required).
 ///
 /// Every refusal is counted by its reason: `live_updates_refusals_total{reason="unauthorized"}` and so on, one series
-/// per ``Refusal/Kind``, present from the start at 0. Gauges give the clients, topics and LISTEN connections at the
+/// per ``Refusal/Kind``, present from the start at 0; so is every connection closed by its deadlines,
+/// `live_updates_connections_closed_total{reason="request_head_timeout"}` and `{reason="idle_timeout"}`. Gauges give the clients, topics and LISTEN connections at the
 /// time of the scrape (``update(_:)``), and a histogram how long writing each frame to a client took.
 public final class ServerMetrics: Sendable {
   /// The registry the metrics are kept in.
@@ -13,6 +14,7 @@ public final class ServerMetrics: Sendable {
   private let refusals: [Refusal.Kind: CoreMetrics.Counter]
   private let evictions: CoreMetrics.Counter
   private let slowClients: CoreMetrics.Counter
+  private let closedConnections: [HTTPConnectionLimits.Expiry: CoreMetrics.Counter]
   private let clients: CoreMetrics.Gauge
   private let topics: CoreMetrics.Gauge
   private let listenConnections: CoreMetrics.Gauge
@@ -34,6 +36,12 @@ public final class ServerMetrics: Sendable {
     self.refusals = refusals
     evictions = CoreMetrics.Counter(label: "live_updates_topics_evicted_total", factory: factory)
     slowClients = CoreMetrics.Counter(label: "live_updates_slow_clients_closed_total", factory: factory)
+    var closedConnections: [HTTPConnectionLimits.Expiry: CoreMetrics.Counter] = [:]
+    for expiry in HTTPConnectionLimits.Expiry.allCases {
+      closedConnections[expiry] = CoreMetrics.Counter(
+        label: "live_updates_connections_closed_total", dimensions: [("reason", expiry.rawValue)], factory: factory)
+    }
+    self.closedConnections = closedConnections
     clients = CoreMetrics.Gauge(label: "live_updates_clients", factory: factory)
     topics = CoreMetrics.Gauge(label: "live_updates_topics", factory: factory)
     listenConnections = CoreMetrics.Gauge(label: "live_updates_listen_connections", factory: factory)
@@ -49,6 +57,12 @@ public final class ServerMetrics: Sendable {
   /// Counts a client closed because its socket did not drain, or its queue filled up.
   public func slowClientClosed() {
     slowClients.increment()
+  }
+
+  /// Counts a connection closed because it did not send its request head in time (`request_head_timeout`), or sent
+  /// nothing for too long between requests (`idle_timeout`).
+  @Sendable public func closedConnection(_ expiry: HTTPConnectionLimits.Expiry) {
+    closedConnections[expiry]?.increment()
   }
 
   /// What the gauges show.
