@@ -11,13 +11,13 @@ import Testing
   final class Channels: Sendable {
     private struct Weak: @unchecked Sendable {
       // Read and written under `channels`' lock only.
-      weak var channel: (any Channel & AnyObject)?
+      weak var channel: (any Channel)?
     }
 
     private let channels = Mutex<[Weak]>([])
 
     func add(_ channel: any Channel) {
-      channels.withLock { $0.append(Weak(channel: channel as? any Channel & AnyObject)) }
+      channels.withLock { $0.append(Weak(channel: channel)) }
     }
 
     var count: Int { channels.withLock { $0.count } }
