@@ -16,7 +16,7 @@ extension EventStream {
   /// it, not the sender, and not the actor's other callers.
   ///
   /// The queue has no bound: a subscriber that never keeps up makes it grow, and
-  /// ``ResponderSubscription/pendingCount`` shows by how much. Cancelling drops what waits. When the actor
+  /// ``ResponderSubscription/waitingCount`` shows by how much. Cancelling drops what waits. When the actor
   /// deinitialises, the subscription ends and what waits is dropped.
   ///
   /// - Parameters:
@@ -154,6 +154,7 @@ extension ActorMailbox: DeliveryBacklog {
 
 /// What an actor responder's handle ends: the subscription to the stream, and the mailbox.
 final class ActorSubscription<Responder: Actor, Event: Sendable>: SubscriptionTarget {
+  // Both are immutable and `Sendable`.
   private let upstream: ResponderSubscription
   private let mailbox: ActorMailbox<Responder, Event>
 
@@ -162,15 +163,12 @@ final class ActorSubscription<Responder: Actor, Event: Sendable>: SubscriptionTa
     self.mailbox = mailbox
   }
 
-  override func cancel() {
+  func cancel() {
     upstream.cancel()
     mailbox.cancel()
   }
 
-  override var pendingCount: Int { mailbox.waitingCount }
+  var waitingCount: Int { mailbox.waitingCount }
 
-  override var entryOwner: (any EntryOwner)? { upstream.entryOwner }
+  var entryOwner: (any EntryOwner)? { upstream.entryOwner }
 }
-
-// Both are immutable and `Sendable`.
-extension ActorSubscription: @unchecked Sendable {}
