@@ -89,12 +89,15 @@ import Testing
     #expect(Bool(!released), "the holder installs the changed list under the lock")
   }
 
-  @Test func aSendNeedsTheLockWhileATraceIsSet() {
+  @Test func aSendNeedsTheLockWhileATraceIsSetOrAReplayWindowIsKept() {
     let latch = DeliveryLatch()
     #expect(Bool(!latch.sendNeedsLock))
-    latch.setSendNeedsLock(true)
+    latch.setSendNeedsLock(true, for: DeliveryLatch.traceReason)
     #expect(Bool(latch.sendNeedsLock))
-    latch.setSendNeedsLock(false)
+    latch.setSendNeedsLock(true, for: DeliveryLatch.replayWindowReason)
+    latch.setSendNeedsLock(false, for: DeliveryLatch.traceReason)
+    #expect(Bool(latch.sendNeedsLock), "clearing the trace keeps the replay window's reason")
+    latch.setSendNeedsLock(false, for: DeliveryLatch.replayWindowReason)
     #expect(Bool(!latch.sendNeedsLock))
   }
 

@@ -112,3 +112,6 @@ import Testing
     #expect(table.id(for: CallSite(fileID: "Other/File.swift", line: 1)) == UInt32(sites.count))
   }
 }
+
+// The name is immutable; the rest is the base entry's.
+extension SubscriberListTests.Subscriber: @unchecked Sendable {}

@@ -1,5 +1,13 @@
 import CEventBusAtomics
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Which thread holds an output's delivery: one word that a `send` claims and lets go with one compare-and-swap each
 /// and no lock.
 ///
@@ -29,8 +37,12 @@ struct DeliveryLatch: ~Copyable {
 
   /// Who holds the delivery, and the flags above.
   @usableFromInline let word = AtomicWord()
-  /// Non-zero when a `send` must take the lock (``sendNeedsLock``).
+  /// Why a `send` must take the lock (``sendNeedsLock``): ``replayWindowReason``, ``traceReason``, or neither.
   @usableFromInline let reasonsToLock = AtomicWord()
+  /// The output keeps a replay window, which every send records under the lock.
+  static let replayWindowReason: UInt = 1
+  /// A trace hook is set, which every send reads under the lock.
+  static let traceReason: UInt = 2
 
   @usableFromInline
   init() {}
@@ -46,7 +58,8 @@ struct DeliveryLatch: ~Copyable {
 
   // MARK: With no lock
 
-  /// Whether a `send` must take the lock: a trace hook is set. Set and cleared under the output's lock.
+  /// Whether a `send` must take the lock: the output keeps a replay window, or a trace hook is set. Set under the
+  /// output's lock, or before the output is shared.
   @inlinable @inline(__always)
   var sendNeedsLock: Bool {
     reasonsToLock.load() != 0
@@ -148,9 +161,11 @@ struct DeliveryLatch: ~Copyable {
     word.store(keeping ? Self.bits(of: holder.thread) : 0)
   }
 
-  /// Records whether a `send` must take the lock. Under the lock.
-  func setSendNeedsLock(_ needsLock: Bool) {
-    reasonsToLock.store(needsLock ? 1 : 0)
+  /// Records that every `send` must take the lock for `reason`, or, if not `needsLock`, no longer for it. Under the
+  /// lock, or before the output is shared.
+  func setSendNeedsLock(_ needsLock: Bool, for reason: UInt) {
+    let reasons = reasonsToLock.load()
+    reasonsToLock.store(needsLock ? reasons | reason : reasons & ~reason)
   }
 }
 
@@ -236,3 +251,27 @@ struct AtomicWord: ~Copyable {
 // The word is read and written only through the atomic operations above.
 extension AtomicWord: @unchecked Sendable {}
 extension DeliveryLatch: @unchecked Sendable {}
+
+/// The identity of a thread, used to ask "is the caller the thread that is delivering right now?".
+@usableFromInline
+package struct ThreadIdentity: Equatable {
+  @usableFromInline let thread: pthread_t
+
+  @usableFromInline
+  init(thread: pthread_t) {
+    self.thread = thread
+  }
+
+  /// The calling thread.
+  @inlinable
+  package static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
+
+  @inlinable
+  package static func == (lhs: ThreadIdentity, rhs: ThreadIdentity) -> Bool {
+    pthread_equal(lhs.thread, rhs.thread) != 0
+  }
+}
+
+// On Darwin `pthread_t` is a pointer. It is only ever compared with `pthread_equal`, never dereferenced, so sharing
+// it between threads is safe.
+extension ThreadIdentity: @unchecked Sendable {}

@@ -38,10 +38,11 @@ final class DeliveryStorage<Event: Sendable> {
   /// The entries a round delivers to, read with no lock by the thread that holds the delivery.
   @usableFromInline let round = RoundList<Event>()
   /// Whether sends record a replay window: then every send takes the lock.
-  @usableFromInline let hasReplayWindow: Bool
+  let hasReplayWindow: Bool
 
   init(replayCount: Int) {
     hasReplayWindow = replayCount > 0
+    latch.setSendNeedsLock(hasReplayWindow, for: DeliveryLatch.replayWindowReason)
     state = LockedState(State(machine: Machine(replayCount: replayCount)))
   }
 
@@ -51,7 +52,7 @@ final class DeliveryStorage<Event: Sendable> {
   /// record (no replay window, no trace): then the caller delivers (``deliver(_:holder:isLockFree:)``).
   @inlinable @inline(__always)
   func claimWithNoLock(for thread: ThreadIdentity) -> DeliveryHolder? {
-    guard !hasReplayWindow, !latch.sendNeedsLock else { return nil }
+    guard !latch.sendNeedsLock else { return nil }
     return latch.tryClaim(for: thread)
   }
 
@@ -86,13 +87,13 @@ final class DeliveryStorage<Event: Sendable> {
   ///
   /// Each action is dropped when the next one replaces it, after the lock that made the next one is released: an
   /// action may hold the last reference to a removed entry, an event or a list, whose `deinit` is user code.
-  @inlinable
+  @inlinable @inline(__always)
   func deliver(_ event: Event, holder: consuming DeliveryHolder, isLockFree: Bool) {
     var event = event
     var isLockFree = isLockFree
     while true {
       var lanesLeft = round.beginRound(holder)
-      let elements = round.contents.pointee.elements
+      let elements = round.list.pointee.elements
       var deadFound = false
       if let base = UnsafeRawPointer(elements.baseAddress) {
         // Each slot is an `Entry?`: one nullable object pointer, read as a raw pointer. An optimised build borrows
@@ -104,17 +105,16 @@ final class DeliveryStorage<Event: Sendable> {
               fromByteOffset: offset &* MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
           else { continue }
           #if DEBUG
-            Self.deliver(
+            let isComplete = Self.deliver(
               event, to: Unmanaged<Output<Event>.EventEntry>.fromOpaque(object).takeUnretainedValue(), at: offset,
               in: round, holder: holder, deadFound: &deadFound, lanesLeft: &lanesLeft)
           #else
-            Unmanaged<Output<Event>.EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
+            let isComplete = Unmanaged<Output<Event>.EventEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
               Self.deliver(
                 event, to: entry, at: offset, in: round, holder: holder, deadFound: &deadFound, lanesLeft: &lanesLeft)
             }
           #endif
-          // Every lane took the event for all of its entries, and no entry is delivered on this thread.
-          if lanesLeft == 0 && !round.hasImmediateEntries && !deadFound { break }
+          if isComplete { break }
         }
       }
       if isLockFree {
@@ -199,7 +199,7 @@ final class DeliveryStorage<Event: Sendable> {
     get { state.withLock { $0.trace } }
     set {
       let old = state.withLock { state in
-        latch.setSendNeedsLock(newValue != nil)
+        latch.setSendNeedsLock(newValue != nil, for: DeliveryLatch.traceReason)
         return replacing(&state.trace, with: newValue)
       }
       _ = old  // released here, with no lock held: the hook's captures may have a deinit
@@ -246,12 +246,12 @@ final class DeliveryStorage<Event: Sendable> {
     deliver(next, holder: holder, isLockFree: false)
   }
 
-  /// Removes `entry`; called by its token's, its handle's or its own `cancel()`. Nothing changes if it was gone.
+  /// Removes `entry`; called by its token's, its handle's or its own `cancel()`, from `thread`, the caller. Nothing
+  /// changes if it was gone.
   ///
   /// Cancelled on the delivering thread (from a handler, possibly several outputs deep), it is also skipped for the
   /// rest of the round (G4, G5).
-  func remove(_ entry: Entry) {
-    let thread = ThreadIdentity.current
+  func remove(_ entry: Entry, from thread: ThreadIdentity = .current) {
     let change = state.withLock { state in
       let change = changeEntries(&state) { subscribers, entries in subscribers.remove(entry, from: &entries) }
       if change.removed != nil, let holder = latch.holder(ifHeldBy: thread) {
@@ -398,13 +398,14 @@ final class DeliveryStorage<Event: Sendable> {
 }
 
 extension DeliveryStorage {
-  /// The delivery loop's step for the entry at `offset`: transparent, so never a frame of its own.
+  /// The delivery loop's step for the entry at `offset`: transparent, so never a frame of its own. Returns whether the
+  /// round is complete: every lane took the event for all of its entries, and no entry is delivered on this thread.
   @usableFromInline @_transparent
   static func deliver(
     _ event: Event, to entry: Output<Event>.EventEntry, at offset: Int, in round: borrowing RoundList<Event>,
     holder: borrowing DeliveryHolder, deadFound: inout Bool, lanesLeft: inout Int
-  ) {
-    guard !round.isSkipped(entry, holder) else { return }
+  ) -> Bool {
+    guard !round.isSkipped(entry, holder) else { return false }
     switch entry.route {
     case .responder:
       if !entry.deliver(event) {
@@ -414,12 +415,15 @@ extension DeliveryStorage {
     case .handler:
       unsafeDowncast(entry, to: Output<Event>.HandlerEntry.self).handler(event)
     case .queue, .main:
-      guard round.takesInline(event, at: offset, lanesLeft: &lanesLeft, holder) else { return }
+      guard round.takesInline(event, at: offset, of: entry, lanesLeft: &lanesLeft, holder) else {
+        return lanesLeft == 0 && !round.hasImmediateEntries
+      }
       if !entry.deliver(event) {
         round.markDead(entry, holder)
         deadFound = true
       }
     }
+    return false
   }
 }
 
@@ -435,13 +439,14 @@ typealias EntryList = ContiguousArray<Entry?>
 /// The subscribers a round delivers to, and what only the holder of the delivery reads and writes during a round: a
 /// handle over memory of its own, owned by ``DeliveryStorage``, the only type that reaches it.
 ///
-/// Invariants, upheld by ``DeliveryStorage`` and checked by the latch model and the sanitizer runs of
-/// `RoundListTests` and the reliability suites:
+/// Invariants, upheld by ``DeliveryStorage`` and checked by the latch model and by the sanitizer runs of the storage's
+/// tests and the reliability suites:
 /// - **Who writes.** ``change(_:)`` and ``install(_:)`` run under the output's lock, by a caller that marked the latch
 ///   ``DeliveryLatch/changingEntries`` or that holds the delivery. Every method that takes a ``DeliveryHolder`` runs on
 ///   the holder's thread, with or without the lock. So no write overlaps the holder's lock-free reads: the latch's
 ///   compare-and-swaps order them.
-/// - **Borrowed entries.** ``deliver(_:holder:)`` reads each entry of ``entries`` without retaining it. The list keeps
+/// - **Borrowed entries.** ``DeliveryStorage/deliver(_:holder:isLockFree:)`` reads each entry of ``entries`` without
+///   retaining it. The list keeps
 ///   every entry alive while the holder reads, because the list changes only as said above.
 /// - **A buffer a lane took is never written again.** A lane that queues an event keeps the list's buffer with it, and
 ///   its block reads that buffer on another thread; ``change(_:)`` then writes a fresh copy. In place, the write
@@ -450,10 +455,12 @@ typealias EntryList = ContiguousArray<Entry?>
 ///
 /// Why memory of its own, and not stored properties: the holder reads with no lock while lock holders may access the
 /// rest of the output's state, and a class's stored properties would be subject to exclusivity checks at run time on
-/// every read of the inlined delivery loop.
+/// every read of the inlined delivery loop. Why two pieces: while a thread holds the delivery, lock holders still read
+/// the list (``List``, to copy it or count it), and the holder writes its own fields (``Contents``); Swift's access of
+/// a pointee covers the whole pointee, so the two must not share one.
 @usableFromInline
 struct RoundList<Event: Sendable>: ~Copyable {
-  /// One queue's lane, where its entries are in ``Contents/entries``, in order, and what it did with the round's event.
+  /// One queue's lane, where its entries are in ``List/entries``, in order, and what it did with the round's event.
   @usableFromInline
   struct LanePlan {
     @usableFromInline let lane: DeliveryLane<Event>
@@ -464,39 +471,57 @@ struct RoundList<Event: Sendable>: ~Copyable {
     @usableFromInline var deliversInline = false
   }
 
+  /// The list, which lock holders read while a thread holds the delivery, and the holder reads with no lock.
   @usableFromInline
-  struct Contents {
+  struct List {
     /// The list rounds deliver to.
     @usableFromInline var entries: EntryList = []
     /// The elements of ``entries``, which the holder reads: reading the array itself would retain and release its
     /// buffer, two atomic operations a send. Valid as long as ``entries`` is unchanged.
     @usableFromInline var elements = UnsafeBufferPointer<Entry?>(start: nil, count: 0)
-    /// A lane keeps ``entries``' buffer with an event it queued: the next change writes a copy.
+  }
+
+  /// What the holder reads and writes during its rounds, and a lock holder only while nobody holds the delivery.
+  @usableFromInline
+  struct Contents {
+    /// A lane keeps the list's buffer with an event it queued: the next change writes a copy.
     @usableFromInline var isShared = false
     /// The list changed since the holder last found the lanes in it (``lanes``).
     @usableFromInline var lanesAreStale = false
-    /// Holder-only: the lanes of the list's queued entries, in the order of their first entry.
+    /// Whether a round has lane work to begin with: the lanes are stale, or there are some. One flag, read by every
+    /// round, where most outputs have no lane.
+    @usableFromInline var roundHasLaneWork = false
+    /// The lanes of the list's queued entries, in the order of their first entry.
     @usableFromInline var lanes: ContiguousArray<LanePlan> = []
-    /// Holder-only: for each slot of ``entries``, the index of its entry's lane in ``lanes``, or -1.
+    /// For each slot of the list, the index of its entry's lane in ``lanes``, or -1.
     @usableFromInline var laneIndexes: ContiguousArray<Int32> = []
-    /// Holder-only: whether the list has an entry delivered on the sending thread.
+    /// Whether the list has an entry delivered on the sending thread.
     @usableFromInline var hasImmediateEntries = false
-    /// Holder-only: numbers the rounds that reach a lane, so that each lane is offered each event once.
+    /// Numbers the rounds that reach a lane, so that each lane is offered each event once.
     @usableFromInline var round: UInt = 0
-    /// Holder-only: entries a handler cancelled on the delivering thread during this round, skipped for its rest.
+    /// Entries a handler cancelled on the delivering thread during this round, skipped for its rest.
     @usableFromInline var skipped: ContiguousArray<ObjectIdentifier> = []
-    /// Holder-only: entries whose responder the round found deinitialised, for the end of the round to remove.
+    /// Whether ``skipped`` has any, read for every entry of a round.
+    @usableFromInline var hasSkipped = false
+    /// Entries whose responder the round found deinitialised, for the end of the round to remove.
     @usableFromInline var dead: EntryList = []
   }
 
+  /// Two allocations, not one: Swift's access of a pointee covers all of it, so a lock holder that reads the list
+  /// while the holder writes its own fields would overlap it (ThreadSanitizer reports such an access race).
+  @usableFromInline let list: UnsafeMutablePointer<List>
   @usableFromInline let contents: UnsafeMutablePointer<Contents>
 
   init() {
+    list = .allocate(capacity: 1)
+    list.initialize(to: List())
     contents = .allocate(capacity: 1)
     contents.initialize(to: Contents())
   }
 
   deinit {
+    list.deinitialize(count: 1)
+    list.deallocate()
     contents.deinitialize(count: 1)
     contents.deallocate()
   }
@@ -504,7 +529,7 @@ struct RoundList<Event: Sendable>: ~Copyable {
   // MARK: Under the lock: changing the list
 
   /// The list as of the last change or install.
-  var entries: EntryList { contents.pointee.entries }
+  var entries: EntryList { list.pointee.entries }
 
   /// Changes the list: in place, or in a fresh copy when a lane has taken the buffer. Returns the buffer it replaced,
   /// if it made a copy, for the caller to release after unlocking.
@@ -512,11 +537,11 @@ struct RoundList<Event: Sendable>: ~Copyable {
   func change<Result>(_ body: (inout EntryList) -> Result) -> (result: Result, retired: EntryList?) {
     var retired: EntryList?
     if contents.pointee.isShared {
-      retired = contents.pointee.entries
-      contents.pointee.entries = Self.freshCopy(of: contents.pointee.entries)
+      retired = list.pointee.entries
+      list.pointee.entries = Self.freshCopy(of: list.pointee.entries)
       contents.pointee.isShared = false
     }
-    let result = body(&contents.pointee.entries)
+    let result = body(&list.pointee.entries)
     didChange()
     return (result, retired)
   }
@@ -524,7 +549,7 @@ struct RoundList<Event: Sendable>: ~Copyable {
   /// Replaces the list with `newList`, a buffer no lane has taken. Returns the list it replaced.
   @usableFromInline
   func install(_ newList: EntryList) -> EntryList {
-    let retired = replacing(&contents.pointee.entries, with: newList)
+    let retired = replacing(&list.pointee.entries, with: newList)
     contents.pointee.isShared = false
     didChange()
     return retired
@@ -532,8 +557,9 @@ struct RoundList<Event: Sendable>: ~Copyable {
 
   @usableFromInline
   func didChange() {
-    contents.pointee.elements = contents.pointee.entries.withUnsafeBufferPointer { $0 }
+    list.pointee.elements = list.pointee.entries.withUnsafeBufferPointer { $0 }
     contents.pointee.lanesAreStale = true
+    contents.pointee.roundHasLaneWork = true
     // Found again by the next round that has lanes. Dropped now, so that a lane whose last entry left goes with it: a
     // lane nothing else keeps has nothing waiting, so its deinit frees only its storage, under the lock.
     contents.pointee.lanes.removeAll()
@@ -552,12 +578,13 @@ struct RoundList<Event: Sendable>: ~Copyable {
   /// Notes that a handler cancelled `entry` on the delivering thread: the round skips it from now on (G4, G5).
   func skip(_ entry: Entry, _: borrowing DeliveryHolder) {
     contents.pointee.skipped.append(ObjectIdentifier(entry))
+    contents.pointee.hasSkipped = true
   }
 
   /// Whether a handler cancelled `entry` on the delivering thread during this round.
   @inlinable @inline(__always)
   func isSkipped(_ entry: Entry, _: borrowing DeliveryHolder) -> Bool {
-    !contents.pointee.skipped.isEmpty && contents.pointee.skipped.contains(ObjectIdentifier(entry))
+    contents.pointee.hasSkipped && contents.pointee.skipped.contains(ObjectIdentifier(entry))
   }
 
   /// Notes that the round found `entry`'s responder deinitialised.
@@ -570,6 +597,7 @@ struct RoundList<Event: Sendable>: ~Copyable {
   @usableFromInline
   func endRound(_: borrowing DeliveryHolder) -> EntryList {
     contents.pointee.skipped.removeAll(keepingCapacity: true)
+    contents.pointee.hasSkipped = false
     guard !contents.pointee.dead.isEmpty else { return [] }
     return replacing(&contents.pointee.dead, with: [])
   }
@@ -579,11 +607,12 @@ struct RoundList<Event: Sendable>: ~Copyable {
   /// `lanesLeft` the lanes the round still has to walk for: not offered yet, or leaving the event to their entries.
   @inlinable @inline(__always)
   func takesInline(
-    _ event: Event, at offset: Int, lanesLeft: inout Int, _ holder: borrowing DeliveryHolder
+    _ event: Event, at offset: Int, of entry: Output<Event>.EventEntry, lanesLeft: inout Int,
+    _ holder: borrowing DeliveryHolder
   ) -> Bool {
     let index = Int(contents.pointee.laneIndexes[offset])
     if contents.pointee.lanes[index].offeredRound != contents.pointee.round {
-      offer(event, toLaneAt: index, holder)
+      offer(event, to: entry, laneAt: index, holder)
       if !contents.pointee.lanes[index].deliversInline {
         lanesLeft &-= 1
       }
@@ -595,6 +624,7 @@ struct RoundList<Event: Sendable>: ~Copyable {
   /// lanes the round has to offer the event to.
   @inlinable @inline(__always)
   func beginRound(_: borrowing DeliveryHolder) -> Int {
+    guard contents.pointee.roundHasLaneWork else { return 0 }
     if contents.pointee.lanesAreStale {
       findLanes()
     }
@@ -609,12 +639,19 @@ struct RoundList<Event: Sendable>: ~Copyable {
   @inlinable @inline(__always)
   var hasImmediateEntries: Bool { contents.pointee.hasImmediateEntries }
 
-  /// Offers `event` to the lane at `index` of ``Contents/lanes``, with the list and the lane's places in it, and notes
-  /// what it did: queued the event for all of its entries, or left it to them to take inline.
-  @usableFromInline @inline(never)
-  func offer(_ event: Event, toLaneAt index: Int, _: borrowing DeliveryHolder) {
-    let plan = contents.pointee.lanes[index]
-    let queued = plan.lane.take(event, entries: contents.pointee.entries, offsets: plan.offsets)
+  /// Offers `event` to the lane of `entry`, at `index` of ``Contents/lanes``, with the list and the lane's places in
+  /// it, and notes what it did: queued the event for all of its entries, or left it to them to take inline.
+  ///
+  /// The lane is reached through the entry, whose `lane` is immutable, so it is borrowed: a lane is also referenced
+  /// weakly (by the storage), which sends its every retain and release through a side table.
+  @inlinable @inline(never)
+  func offer(
+    _ event: Event, to entry: Output<Event>.EventEntry, laneAt index: Int, _: borrowing DeliveryHolder
+  ) {
+    // The route says what the entry is.
+    let entry = unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self)
+    let queued = entry.lane.take(
+      event, entries: list.pointee.entries, offsets: contents.pointee.lanes[index].offsets)
     if queued {
       contents.pointee.isShared = true
     }
@@ -628,7 +665,7 @@ struct RoundList<Event: Sendable>: ~Copyable {
     var lanes = ContiguousArray<LanePlan>()
     var laneIndexes = ContiguousArray<Int32>()
     var hasImmediateEntries = false
-    for (offset, entry) in contents.pointee.entries.enumerated() {
+    for (offset, entry) in list.pointee.entries.enumerated() {
       guard let entry else { continue }
       switch entry.route {
       case .responder, .handler:
@@ -637,7 +674,7 @@ struct RoundList<Event: Sendable>: ~Copyable {
         // The route says what the entry is.
         let lane = unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self).lane
         if laneIndexes.isEmpty {
-          laneIndexes = ContiguousArray(repeating: -1, count: contents.pointee.entries.count)
+          laneIndexes = ContiguousArray(repeating: -1, count: list.pointee.entries.count)
         }
         let index = lanes.firstIndex { $0.lane === lane } ?? lanes.endIndex
         if index == lanes.endIndex {
@@ -651,6 +688,7 @@ struct RoundList<Event: Sendable>: ~Copyable {
     contents.pointee.laneIndexes = laneIndexes
     contents.pointee.hasImmediateEntries = hasImmediateEntries
     contents.pointee.lanesAreStale = false
+    contents.pointee.roundHasLaneWork = !lanes.isEmpty
   }
 }
 

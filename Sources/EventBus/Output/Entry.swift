@@ -165,16 +165,22 @@ extension Output {
   /// A subscription delivered on a queue or the main actor, through its lane: responder-owned (the responder held
   /// weakly) or token-owned (its token's target).
   ///
-  /// The lane's block reaches it with what it needs alone: ``isCancelled``, ``liveResponder`` and ``call(_:_:)``.
+  /// The lane's block reaches it through four methods: ``responderToHold()``, ``receive(_:heldResponder:)``,
+  /// ``receiveHoldingNothing(_:)`` and ``receive(_:)``. Methods, not stored properties: the block's code runs unspecialised, and reading a stored
+  /// property of this generic class from outside it would look its metadata up at run time, hundreds of
+  /// instructions, where a method finds it through `self`.
+  @usableFromInline
   final class QueuedEntry: EventEntry, SubscriptionTarget {
     /// The lane of its queue, shared with the output's other subscribers there.
-    let lane: DeliveryLane<Event>
+    @usableFromInline let lane: DeliveryLane<Event>
     /// The responder, for a responder-owned subscription; `nil` for a token-owned one (``hasResponder``).
     weak let responder: AnyObject?
     let hasResponder: Bool
-    /// The handler, called with the responder (or `nil`) and the event. The event is `inout` so that the lane hands
-    /// it over in place, borrowed, not copied for each subscriber; nothing changes it.
-    private let handler: @Sendable (AnyObject?, inout Event) -> Void
+    /// The handler, called with the responder (the entry itself for a token-owned subscription, which ignores it) and
+    /// the event. The event is `inout` so that the lane hands it over in place, borrowed, not copied for each
+    /// subscriber; nothing changes it. The responder is not optional: wrapping the lane's borrowed reference in an
+    /// optional would retain and release it, through its side table, for each delivery.
+    private let handler: @Sendable (AnyObject, inout Event) -> Void
     /// Non-zero once cancelled, set from any thread, read by the lane's block with no lock.
     private let cancelled = AtomicWord()
     /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
@@ -185,7 +191,7 @@ extension Output {
       self.lane = lane
       responder = nil
       hasResponder = false
-      self.handler = { _, event in handler(event) }
+      self.handler = { _, event in handler(event) }  // called with the entry, which it ignores
       self.output = output
       super.init(route: lane.runsInlineOnMainQueue ? .main : .queue)
     }
@@ -203,21 +209,46 @@ extension Output {
       super.init(route: lane.runsInlineOnMainQueue ? .main : .queue)
     }
 
-    /// Whether the subscription was cancelled: its block delivers nothing more.
-    var isCancelled: Bool { cancelled.load() != 0 }
+    /// The responder a lane's run holds for the entry: `nil` for a token-owned entry or a cancelled one, and for one
+    /// whose responder deinitialised, which then cancels itself.
+    func responderToHold() -> AnyObject? {
+      guard hasResponder, cancelled.load() == 0 else { return nil }
+      guard let responder else {
+        cancel()
+        return nil
+      }
+      return responder
+    }
 
-    /// The responder, if it is still alive; a weak load.
-    var liveResponder: AnyObject? { responder }
+    /// Delivers `event`, from a lane's run that holds `heldResponder`, the entry's responder (see
+    /// ``responderToHold()``), unless the entry was cancelled meanwhile.
+    func receive(_ event: inout Event, heldResponder: AnyObject) {
+      guard cancelled.load() == 0 else { return }
+      handler(heldResponder, &event)
+    }
 
-    /// Calls the handler with `responder`, the entry's own (or `nil` for a token-owned one), and `event`.
-    func call(_ responder: AnyObject?, _ event: inout Event) {
+    /// Delivers `event`, from a lane's run that holds nothing for the entry: a token-owned subscription receives it,
+    /// unless cancelled meanwhile; a responder-owned one was cancelled or found deinitialised when the run began.
+    func receiveHoldingNothing(_ event: inout Event) {
+      guard !hasResponder, cancelled.load() == 0 else { return }
+      handler(self, &event)
+    }
+
+    /// Delivers `event`, from a lane's block, with a weak load of the responder, unless the entry was cancelled
+    /// meanwhile.
+    func receive(_ event: inout Event) {
+      guard cancelled.load() == 0 else { return }
+      guard hasResponder else { return handler(self, &event) }
+      // Once the responder's deinit has begun, the weak reference reads nil (G4), and nothing can ever be delivered
+      // again.
+      guard let responder else { return cancel() }
       handler(responder, &event)
     }
 
     override func deliver(_ event: Event) -> Bool {
       var event = event
       guard hasResponder else {
-        handler(nil, &event)
+        handler(self, &event)
         return true
       }
       // Once the responder's deinit has begun, the weak reference reads nil (G4).

@@ -28,8 +28,9 @@ final class DeliveryLane<Event: Sendable> {
     /// block when it starts, given back empty, holding nothing, when it stops. Behind the lock, because the next block
     /// may start on another thread as soon as this one has said it stops.
     var held = HeldResponders()
-    /// Calls of `Output.waitUntilDelivered()` waiting for the block: behind the burst it took, if any, and the next.
-    var waits = DeliveryWaitList()
+    /// Calls of `Output.waitUntilDelivered()` waiting for the block: behind the burst it took, if any, and the next;
+    /// `nil` while there are none, the common case, which then costs the block nothing.
+    var waits: DeliveryWaitList?
   }
 
   let queue: DispatchQueue
@@ -91,7 +92,7 @@ final class DeliveryLane<Event: Sendable> {
         return false
       }
       // Asked only when nothing waits, once a burst, not for each event; libdispatch runs no code of the user's.
-      if runsInlineOnMainQueue && MainQueue.isCurrent { return nil }
+      if runsInlineOnMainQueue && isOnMainQueue() { return nil }
       state.events.append(event, item.take().unsafelyUnwrapped)
       state.isScheduled = true
       return true
@@ -124,7 +125,10 @@ final class DeliveryLane<Event: Sendable> {
     while true {
       let (hasEvents, passedWaits) = state.withLock { state in
         swap(&state.events, &waiting)
-        let passedWaits = state.waits.isEmpty ? nil : state.waits.advance(takingAnother: !waiting.isEmpty)
+        let passedWaits = state.waits?.advance(takingAnother: !waiting.isEmpty)
+        if state.waits?.isEmpty == true {
+          state.waits = nil
+        }
         guard waiting.isEmpty else { return (true, passedWaits) }
         state.isScheduled = false
         swap(&state.spare, &waiting)
@@ -132,7 +136,9 @@ final class DeliveryLane<Event: Sendable> {
         swap(&state.held, &held)
         return (false, passedWaits)
       }
-      DeliveryWait.arrive(passedWaits)
+      if let passedWaits {
+        DeliveryWait.arrive(passedWaits)
+      }
       guard hasEvents else { return }
       while !waiting.isEmpty {
         let othersWait = waiting.count > 1
@@ -157,15 +163,40 @@ extension DeliveryLane: DeliveryBacklog {
   func register(_ wait: DeliveryWait) -> Bool {
     state.withLock { state in
       guard state.isScheduled else { return false }
-      state.waits.add(wait, behind: state.events.isEmpty ? 0 : 1)
+      state.waits = state.waits ?? DeliveryWaitList()
+      state.waits?.add(wait, behind: state.events.isEmpty ? 0 : 1)
       return true
     }
   }
 
   func forget(_ wait: DeliveryWait) {
-    state.withLock { $0.waits.remove(wait) }
+    state.withLock { $0.waits?.remove(wait) }
   }
 }
 
 // The lane's state is behind its lock; the queue, the flag and the block are set in `init` and never changed.
 extension DeliveryLane: @unchecked Sendable {}
+
+/// The key of the value set on the main queue, which ``isOnMainQueue()`` reads.
+private let mainQueueKey = DispatchSpecificKey<Bool>()
+
+/// Set once, the first time anyone asks. `setSpecific` is thread-safe.
+private let isMainQueueMarked: Bool = {
+  DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+  return true
+}()
+
+/// Whether the calling code runs on the main queue (a block of the main queue, a main-actor job, or the process's
+/// first thread before it gave the main queue away), or on a queue that targets it: what `.main` delivery asks before
+/// it runs a `@MainActor` handler inline.
+///
+/// `Thread.isMainThread` is the wrong question: under Swift concurrency on Linux, and inside Swift Testing, the main
+/// actor's jobs run on the main queue but on another thread once the process's first thread has given the main queue
+/// away (`dispatchMain()`, the first suspension of an async `main`). A queue-specific value set on the main queue is
+/// seen by every block the main queue runs, on whatever thread, including the main actor's jobs, and by the process's
+/// first thread, which libdispatch counts as the main queue until it gives it away. On Apple platforms the main queue
+/// always runs on the main thread, so the answer is the same as `Thread.isMainThread` there.
+func isOnMainQueue() -> Bool {
+  guard isMainQueueMarked else { return false }
+  return DispatchQueue.getSpecific(key: mainQueueKey) == true
+}

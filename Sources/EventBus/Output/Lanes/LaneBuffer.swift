@@ -171,12 +171,7 @@ struct HeldResponders: ~Copyable {
       for (index, offset) in item.offsets.enumerated() {
         if let entry = entries[Int(offset)] {
           // A lane's entries are queued entries of its output.
-          let entry = unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self)
-          let responder = entry.isCancelled || !entry.hasResponder ? nil : entry.liveResponder
-          (storage + index).initialize(to: responder)
-          if responder == nil && entry.hasResponder && !entry.isCancelled {
-            entry.cancel()
-          }
+          (storage + index).initialize(to: unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self).responderToHold())
         } else {
           (storage + index).initialize(to: nil)
         }
@@ -246,15 +241,17 @@ struct HeldResponders: ~Copyable {
         else { continue }
         Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
           let entry = unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self)
-          guard !entry.isCancelled else { return }
-          guard entry.hasResponder else { return entry.call(nil, &event) }
           let held = storage + Int(slots[index])
-          guard let responder = UnsafeRawPointer(held).load(as: UnsafeRawPointer?.self) else { return }
+          guard let responder = UnsafeRawPointer(held).load(as: UnsafeRawPointer?.self) else {
+            return entry.receiveHoldingNothing(&event)
+          }
           guard !isKnownUniquelyReferenced(&held.pointee) else {
             held.pointee = nil
             return entry.cancel()
           }
-          Unmanaged<AnyObject>.fromOpaque(responder)._withUnsafeGuaranteedRef { entry.call($0, &event) }
+          Unmanaged<AnyObject>.fromOpaque(responder)._withUnsafeGuaranteedRef {
+            entry.receive(&event, heldResponder: $0)
+          }
         }
       }
     }
@@ -304,24 +301,18 @@ extension LaneBuffer {
         else { continue }
         Unmanaged<Entry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
           // A lane's entries are queued entries of its output.
-          let entry = unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self)
-          guard !entry.isCancelled else { return }
-          guard entry.hasResponder else { return entry.call(nil, &event) }
-          // Once the responder's deinit has begun, the weak reference reads nil (G4), and nothing can ever be
-          // delivered again.
-          guard let responder = entry.liveResponder else { return entry.cancel() }
-          entry.call(responder, &event)
+          unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self).receive(&event)
         }
       }
     }
   }
 
   /// `handler` with its responder's type forgotten, for an `Output.QueuedEntry`, which keeps one handler type for
-  /// every responder. Invariant: the entry calls it only with its own responder, of type `Responder`, never `nil`, so
-  /// the downcast always holds.
+  /// every responder. Invariant: the entry calls it only with its own responder, of type `Responder`, so the downcast
+  /// always holds.
   static func handler<Responder: AnyObject & Sendable, Event>(
     forgettingTypeOf _: Responder.Type, _ handler: @escaping @Sendable (Responder, Event) -> Void
-  ) -> @Sendable (AnyObject?, inout Event) -> Void {
-    { responder, event in handler(unsafeDowncast(responder!, to: Responder.self), event) }
+  ) -> @Sendable (AnyObject, inout Event) -> Void {
+    { responder, event in handler(unsafeDowncast(responder, to: Responder.self), event) }
   }
 }
