@@ -9,16 +9,24 @@ protocol SubscriptionTarget: AnyObject, Sendable {
   /// Ends the subscription. Idempotent; never waits for a handler running on another thread.
   func cancel()
 
-  /// The events waiting for this subscriber alone; only an actor responder's subscription has such a queue.
+  /// The events waiting for this subscriber off the sending thread: in its queue's lane, or its actor's mailbox.
   var waitingCount: Int { get }
+
+  /// The events its buffering policy dropped.
+  var droppedCount: Int { get }
 
   /// The output whose subscriber list holds the subscription, if the target knows it and the output is alive.
   var entryOwner: (any EntryOwner)? { get }
+
+  /// Where the subscription delivers and how it is bounded, for `debugDescription`.
+  var subscriptionDescription: String { get }
 }
 
 extension SubscriptionTarget {
   var waitingCount: Int { 0 }
+  var droppedCount: Int { 0 }
   var entryOwner: (any EntryOwner)? { nil }
+  var subscriptionDescription: String { "immediate" }
 }
 
 /// The owner of a subscriber list: an output, which a handle asks to remove its entry.
@@ -52,6 +60,8 @@ final class SubscriptionHandle: SubscriptionTarget {
   }
 
   var entryOwner: (any EntryOwner)? { owner }
+
+  var subscriptionDescription: String { "\(entry.targetDescription) (\(entry.contextDescription))" }
 }
 
 // The owner is a weak reference and the entry is `Sendable`; both are set once.
@@ -134,6 +144,20 @@ public final class EventSubscription: EventCancellable, Hashable {
     (target as? any SubscriptionTarget)?.cancel()
   }
 
+  /// The target, unless the token was cancelled.
+  private var liveTarget: (any SubscriptionTarget)? {
+    TokenLocks.withLock(for: self) { target } as? any SubscriptionTarget
+  }
+
+  /// The events waiting for this subscriber on its queue or the main actor, not yet delivered: `0` for immediate
+  /// delivery, which never waits, and once cancelled. Unbounded subscribers of one queue share a lane, whose count
+  /// each of them shows.
+  public var waitingCount: Int { liveTarget?.waitingCount ?? 0 }
+
+  /// The events this subscription's buffering policy dropped (``DeliveryContext/BufferingPolicy``); `0` once
+  /// cancelled.
+  public var droppedCount: Int { liveTarget?.droppedCount ?? 0 }
+
   /// Keeps the subscription alive as long as the set holds it.
   ///
   /// - Parameter set: The set that owns the token, typically a stored property of the subscriber.
@@ -159,6 +183,13 @@ public final class EventSubscription: EventCancellable, Hashable {
   }
 }
 
+extension EventSubscription: CustomDebugStringConvertible {
+  /// Where the subscription delivers, its buffering policy, and what waits and was dropped.
+  public var debugDescription: String {
+    "EventSubscription(\(liveTarget?.subscriptionDescription ?? "cancelled"))"
+  }
+}
+
 /// A handle to a responder-owned subscription.
 ///
 /// The subscription belongs to its responder and ends when the responder deinitialises; dropping this handle does
@@ -179,11 +210,16 @@ public struct ResponderSubscription: EventCancellable, Hashable {
     target.cancel()
   }
 
-  /// The events waiting for this subscriber in a queue of its own: an actor responder's backlog, which grows while
-  /// the actor handles events slower than they arrive. `0` for every other subscription, whose events wait in the
-  /// stream (``Output/pendingCount``) or on the queue of their delivery context. (`pendingCount` before: on an output
+  /// The events waiting for this subscriber off the sending thread and not yet delivered: in its actor's mailbox, or
+  /// in the lane of its queue or the main actor. Unbounded subscribers of one queue share a lane, whose count each of
+  /// them shows; `0` for immediate delivery, which never waits (events wait for the delivering thread in the stream,
+  /// ``Output/pendingCount``). (`pendingCount` before: on an output
   /// that word means the events waiting for the thread that delivers.)
   public var waitingCount: Int { target.waitingCount }
+
+  /// The events this subscription's buffering policy dropped (``DeliveryContext/BufferingPolicy``): each one the
+  /// subscriber also learned of through the context's `onLag`, before the next event it received.
+  public var droppedCount: Int { target.droppedCount }
 
   /// The events waiting for this subscriber in a queue of its own.
   @available(*, deprecated, renamed: "waitingCount")
@@ -215,6 +251,13 @@ public struct ResponderSubscription: EventCancellable, Hashable {
   /// Hashes the subscription's identity.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(target))
+  }
+}
+
+extension ResponderSubscription: CustomDebugStringConvertible {
+  /// Where the subscription delivers, its buffering policy, and what waits and was dropped.
+  public var debugDescription: String {
+    "ResponderSubscription(\(target.subscriptionDescription))"
   }
 }
 

@@ -340,21 +340,28 @@ final class DeliveryStorage<Event: Sendable> {
   /// waiting (a waiting event keeps its lane) and so no user object to release.
   ///
   /// A `.queue(_:)` lane is found by the identity of its `DispatchQueue` object. The main actor's is found by its kind:
-  /// on Linux every read of `DispatchQueue.main` makes a new object for the same queue.
-  func lane(for context: DeliveryContext) -> DeliveryLane<Event> {
+  /// on Linux every read of `DispatchQueue.main` makes a new object for the same queue. A subscription with a bounded
+  /// buffering policy gets a lane of its own, never shared, which its policy bounds.
+  func lane(for context: DeliveryContext, at callSite: CallSite) -> DeliveryLane<Event> {
     let queue: DispatchQueue? =
       switch context.kind {
       case .immediate, .mainActor: nil
       case .queue(let queue): queue
       }
+    let isBounded = context.bufferingPolicy.limit != nil
     return state.withLock { state in
       state.lanes.removeAll { $0.lane == nil }
-      if let lane = state.lanes.lazy.compactMap(\.lane).first(where: { lane in
-        queue.map { !lane.runsInlineOnMainQueue && lane.queue === $0 } ?? lane.runsInlineOnMainQueue
-      }) {
+      if !isBounded,
+        let lane = state.lanes.lazy.compactMap(\.lane).first(where: { lane in
+          lane.bufferingPolicy.limit == nil
+            && (queue.map { !lane.runsInlineOnMainQueue && lane.queue === $0 } ?? lane.runsInlineOnMainQueue)
+        })
+      {
         return lane
       }
-      let lane = DeliveryLane<Event>(queue: queue ?? .main, runsInlineOnMainQueue: queue == nil)
+      let lane = DeliveryLane<Event>(
+        queue: queue ?? .main, runsInlineOnMainQueue: queue == nil, bufferingPolicy: context.bufferingPolicy,
+        callSite: callSite)
       state.lanes.append(WeakLane(lane: lane))
       return lane
     }

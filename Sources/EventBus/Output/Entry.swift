@@ -99,6 +99,8 @@ extension Output {
 
     var entryOwner: (any EntryOwner)? { output }
 
+    var subscriptionDescription: String { "handler (immediate)" }
+
     override func deliver(_ event: Event) -> Bool {
       handler(event)
       return true
@@ -185,10 +187,16 @@ extension Output {
     private let cancelled = AtomicWord()
     /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
     private weak var output: Output?
+    /// Told how many events the lane's policy dropped before the next one it delivers (a bounded lane's only entry).
+    private let onLag: (@Sendable (Int) -> Void)?
 
     /// A token-owned subscription on `lane`.
-    init(handler: @escaping @Sendable (Event) -> Void, lane: DeliveryLane<Event>, output: Output) {
+    init(
+      handler: @escaping @Sendable (Event) -> Void, lane: DeliveryLane<Event>, onLag: (@Sendable (Int) -> Void)?,
+      output: Output
+    ) {
       self.lane = lane
+      self.onLag = onLag
       responder = nil
       hasResponder = false
       self.handler = { _, event in handler(event) }  // called with the entry, which it ignores
@@ -199,9 +207,10 @@ extension Output {
     /// A responder-owned subscription on `lane`.
     init<Responder: AnyObject & Sendable>(
       _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, lane: DeliveryLane<Event>,
-      output: Output
+      onLag: (@Sendable (Int) -> Void)?, output: Output
     ) {
       self.lane = lane
+      self.onLag = onLag
       self.responder = responder
       hasResponder = true
       self.handler = LaneBuffer.handler(forgettingTypeOf: Responder.self, handler)
@@ -261,6 +270,20 @@ extension Output {
       lane.take(event, entries: [self], offsets: [0]) ? true : deliver(event)
     }
 
+    /// Tells the subscriber, from its lane's block, that its policy dropped `missed` events since the last one it
+    /// received, unless it was cancelled meanwhile.
+    func receiveLag(_ missed: Int) {
+      guard cancelled.load() == 0 else { return }
+      onLag?(missed)
+    }
+
+    /// Events waiting for the subscriber in its lane, or in the block's hands. A lane shared by unbounded subscribers
+    /// counts its events once for all of them.
+    var waitingCount: Int { lane.waitingCount }
+
+    /// Events the subscriber's buffering policy dropped.
+    var droppedCount: Int { lane.droppedCount }
+
     /// Refuses the events its lane still holds for it, and any later.
     func close() {
       cancelled.store(1)
@@ -273,6 +296,10 @@ extension Output {
     }
 
     var entryOwner: (any EntryOwner)? { output }
+
+    var subscriptionDescription: String {
+      "\(targetDescription) (\(contextDescription)): \(waitingCount) waiting, \(droppedCount) dropped"
+    }
 
     override var isTargetAlive: Bool { !hasResponder || responder != nil }
 

@@ -136,7 +136,8 @@ extension Output: EventStream {
     // Immediate delivery is decided before the lane type is named: on this unspecialised path, naming a generic
     // type costs a run-time metadata lookup.
     guard case .immediate = context.kind else {
-      let entry = QueuedEntry(responder, handler: handler, lane: storage.lane(for: context), output: self)
+      let entry = QueuedEntry(
+        responder, handler: handler, lane: storage.lane(for: context, at: callSite), onLag: context.onLag, output: self)
       storage.add(entry, at: callSite)
       return ResponderSubscription(target: entry)
     }
@@ -164,7 +165,8 @@ extension Output: EventStream {
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
     guard case .immediate = context.kind else {
-      let entry = QueuedEntry(handler: handler, lane: storage.lane(for: context), output: self)
+      let entry = QueuedEntry(
+        handler: handler, lane: storage.lane(for: context, at: callSite), onLag: context.onLag, output: self)
       storage.add(entry, at: callSite)
       return EventSubscription(target: entry)
     }

@@ -110,7 +110,7 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     let site = CallSite(fileID: fileID, line: line)
     Self.warnIfLate(recordingFrom: stream, at: site)
     return remembering(
-      stream._subscribe(self, on: DeliveryContext(kind: .mainActor), at: site) { recorder, event in
+      stream._subscribe(self, on: context.deliveryContext, at: site) { recorder, event in
         recorder.handle(event: event)
       })
   }

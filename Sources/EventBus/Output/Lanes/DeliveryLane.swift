@@ -13,6 +13,11 @@ import Dispatch
 /// On the main queue, with nothing waiting, the lane takes nothing and the round delivers at once instead (`.main`
 /// runs inline on the main actor).
 ///
+/// A subscription with a bounded ``DeliveryContext/BufferingPolicy`` has a lane of its own, whose block takes its
+/// events one at a time, so that the policy counts every event that waits: it drops the oldest waiting event to make
+/// room, or the new one, counts what it dropped, and tells the subscriber before its next event. Unbounded
+/// subscriptions share their queue's lane, and its block takes each burst whole.
+///
 /// The lane decides under its own lock and delivers with none held; its raw memory and the walks over borrowed entries
 /// are in `LaneBuffer.swift`.
 @usableFromInline
@@ -31,11 +36,28 @@ final class DeliveryLane<Event: Sendable> {
     /// Calls of `Output.waitUntilDelivered()` waiting for the block: behind the burst it took, if any, and the next;
     /// `nil` while there are none, the common case, which then costs the block nothing.
     var waits: DeliveryWaitList?
+    /// Events the block took and has not delivered yet: the burst in hand (one event, for a bounded lane).
+    var taken = 0
+    /// Events the policy dropped, in all.
+    var dropped = 0
+    /// Events the policy dropped after the last one waiting (keeping the oldest): told before the next one queued.
+    var droppedAtEnd = 0
+    #if DEBUG
+      /// The warning about an unbounded lane's backlog was written.
+      var hasWarned = false
+    #endif
   }
 
   let queue: DispatchQueue
   let runsInlineOnMainQueue: Bool
+  /// How many events may wait; a bounded lane has one subscription.
+  let bufferingPolicy: DeliveryContext.BufferingPolicy
+  /// Where the lane's first subscription was made, for the debug warning about its backlog.
+  let callSite: CallSite
   private let state = LockedState(State())
+
+  /// How many events may wait in an unbounded lane before a debug build warns, once.
+  static var backlogWarningThreshold: Int { 100_000 }
 
   /// The block the lane puts on its queue, made once: a closure made per block would be an allocation per block.
   ///
@@ -43,16 +65,25 @@ final class DeliveryLane<Event: Sendable> {
   /// whose entries keep their lane.
   private var drainBlock: @Sendable @convention(block) () -> Void = {}
 
-  init(queue: DispatchQueue, runsInlineOnMainQueue: Bool) {
+  init(
+    queue: DispatchQueue, runsInlineOnMainQueue: Bool, bufferingPolicy: DeliveryContext.BufferingPolicy = .unbounded,
+    callSite: CallSite = CallSite()
+  ) {
     self.queue = queue
     self.runsInlineOnMainQueue = runsInlineOnMainQueue
+    self.bufferingPolicy = bufferingPolicy
+    self.callSite = callSite
     LiveObjects.created("DeliveryLane", for: Event.self, object: ObjectIdentifier(self))
     drainBlock = { [weak self] in
       guard let self else { return }
       #if DEBUG
         if self.runsInlineOnMainQueue { MainQueueWatchdog.started() }
       #endif
-      self.drain()
+      if self.bufferingPolicy.limit == nil {
+        self.drain()
+      } else {
+        self.drainOneAtATime()
+      }
     }
   }
 
@@ -73,9 +104,20 @@ final class DeliveryLane<Event: Sendable> {
     LiveObjects.destroyed("DeliveryLane", for: Event.self, object: ObjectIdentifier(self))
   }
 
-  /// `main`, or `queue` and its label, for `debugDescription`.
+  /// `main`, or `queue` and its label, and a bounded policy, for `debugDescription`.
   var contextDescription: String {
-    runsInlineOnMainQueue ? "main" : "queue \(queue.label)"
+    let context = runsInlineOnMainQueue ? "main" : "queue \(queue.label)"
+    return bufferingPolicy.limit == nil ? context : "\(context), \(bufferingPolicy)"
+  }
+
+  /// Events waiting for the lane's subscribers, or in the block's hands and not delivered yet.
+  var waitingCount: Int {
+    state.withLock { $0.events.count + $0.taken }
+  }
+
+  /// Events the lane's policy dropped.
+  var droppedCount: Int {
+    state.withLock { $0.dropped }
   }
 
   /// Queues `event` for the lane's entries at `offsets` of `entries`, and schedules a block if none is. Returns
@@ -83,30 +125,60 @@ final class DeliveryLane<Event: Sendable> {
   /// inline there, with nothing waiting. Called by the thread that holds the output's delivery, once per round.
   @usableFromInline
   func take(_ event: Event, entries: EntryList, offsets: ContiguousArray<Int32>) -> Bool {
+    guard bufferingPolicy.limit == nil else {
+      return take(event, bounding: LaneBuffer.Item(entries: entries, offsets: offsets))
+    }
     // Moved into the buffer, not copied: two retains and two releases less for each event. Left here, and released
     // after the lock, when the event is delivered inline instead.
     var item = Optional(LaneBuffer.Item(entries: entries, offsets: offsets))
-    let schedule = state.withLock { state -> Bool? in
+    let taking = state.withLock { state -> Taking in
       if state.isScheduled {
         state.events.append(event, item.take().unsafelyUnwrapped)
-        return false
+        #if DEBUG
+          if !state.hasWarned, state.events.count + state.taken > Self.backlogWarningThreshold {
+            state.hasWarned = true
+            return .queuedPastWarning
+          }
+        #endif
+        return .queued
       }
       // Asked only when nothing waits, once a burst, not for each event; libdispatch runs no code of the user's.
-      if runsInlineOnMainQueue && isOnMainQueue() { return nil }
+      if runsInlineOnMainQueue && isOnMainQueue() { return .inline }
       state.events.append(event, item.take().unsafelyUnwrapped)
       state.isScheduled = true
-      return true
+      return .scheduled
     }
-    guard let schedule else { return false }
-    if schedule {
+    switch taking {
+    case .inline:
+      return false
+    case .queued:
+      return true
+    case .queuedPastWarning:
+      #if DEBUG
+        warnAboutBacklog()
+      #endif
+      return true
+    case .scheduled:
       #if DEBUG
         // A tool that never serves the main queue gets a warning instead of silence. Before the block is queued,
         // which may start at once.
         if runsInlineOnMainQueue { MainQueueWatchdog.scheduled() }
       #endif
       queue.async(execute: drainBlock)
+      return true
     }
-    return true
+  }
+
+  /// What ``take(_:entries:offsets:)`` decided under the lock.
+  private enum Taking {
+    /// Nothing waits, on the main queue: the round delivers inline.
+    case inline
+    /// Queued behind a block that is scheduled or running.
+    case queued
+    /// Queued, and the backlog just passed the debug warning's threshold.
+    case queuedPastWarning
+    /// Queued, and a block must be scheduled.
+    case scheduled
   }
 
   /// The block: delivers what waits, in order, until nothing does. Swaps the waiting events for the empty spare
@@ -125,6 +197,7 @@ final class DeliveryLane<Event: Sendable> {
     while true {
       let (hasEvents, passedWaits) = state.withLock { state in
         swap(&state.events, &waiting)
+        state.taken = waiting.count
         let passedWaits = state.waits?.advance(takingAnother: !waiting.isEmpty)
         if state.waits?.isEmpty == true {
           state.waits = nil
@@ -159,12 +232,109 @@ final class DeliveryLane<Event: Sendable> {
   }
 }
 
+extension DeliveryLane {
+  /// ``take(_:entries:offsets:)`` for a bounded lane: makes room by the policy, counting what it drops. What is dropped
+  /// is released here, after the lock.
+  ///
+  /// Each dropped event is told to the subscriber where it was lost: keeping the newest, the oldest waiting event goes,
+  /// and the event after it carries the count; keeping the oldest, the new event goes, and the next event queued
+  /// carries the count.
+  private func take(_ event: Event, bounding item: consuming LaneBuffer.Item) -> Bool {
+    let limit = bufferingPolicy.limit ?? .max
+    var item = Optional(item)
+    var evicted: (event: Event, item: LaneBuffer.Item)?
+    let schedule = state.withLock { state -> Bool? in
+      if state.isScheduled {
+        var carried = 0
+        if state.events.count >= limit {
+          state.dropped += 1
+          guard case .bufferingNewest = bufferingPolicy else {
+            state.droppedAtEnd += 1
+            return false  // the new event goes, with its item
+          }
+          evicted = state.events.popFirst(of: Event.self)
+          carried = 1 &+ (evicted?.item.missedBefore ?? 0)
+          if !state.events.isEmpty {
+            state.events.addMissed(carried)
+            carried = 0
+          }
+        }
+        item?.missedBefore = replacing(&state.droppedAtEnd, with: 0) &+ carried
+        state.events.append(event, item.take().unsafelyUnwrapped)
+        return false
+      }
+      // Inline only with no loss to tell first: the block tells it, before the event.
+      if runsInlineOnMainQueue && state.droppedAtEnd == 0 && isOnMainQueue() { return nil }
+      item?.missedBefore = replacing(&state.droppedAtEnd, with: 0)
+      state.events.append(event, item.take().unsafelyUnwrapped)
+      state.isScheduled = true
+      return true
+    }
+    _ = evicted  // released here, with no lock held: an event's deinit is user code
+    guard let schedule else { return false }
+    if schedule {
+      #if DEBUG
+        if runsInlineOnMainQueue { MainQueueWatchdog.scheduled() }
+      #endif
+      queue.async(execute: drainBlock)
+    }
+    // A dropped new event is taken all the same: the round must not deliver it inline.
+    return true
+  }
+
+  /// The block of a bounded lane: delivers what waits one event at a time, so that every event not yet delivered is
+  /// one the policy counts, and tells the subscriber how many it missed before the next event it receives.
+  private func drainOneAtATime() {
+    while true {
+      typealias Next = (next: (event: Event, item: LaneBuffer.Item)?, passedWaits: [DeliveryWait]?)
+      let (next, passedWaits) = state.withLock { state -> Next in
+        state.taken = 0
+        let passedWaits = state.waits?.advance(takingAnother: !state.events.isEmpty)
+        if state.waits?.isEmpty == true {
+          state.waits = nil
+        }
+        guard !state.events.isEmpty else {
+          state.isScheduled = false
+          return (nil, passedWaits)
+        }
+        state.taken = 1
+        return (state.events.popFirst(of: Event.self), passedWaits)
+      }
+      if let passedWaits {
+        DeliveryWait.arrive(passedWaits)
+      }
+      guard case (var event, let item)? = next else { return }
+      if item.missedBefore > 0 {
+        LaneBuffer.reportLag(item.missedBefore, to: item.offsets, of: item.entries, eventType: Event.self)
+      }
+      LaneBuffer.deliver(&event, to: item.offsets, of: item.entries)
+    }
+  }
+
+  #if DEBUG
+    /// Writes, once per lane, that more than ``backlogWarningThreshold`` events wait for an unbounded lane.
+    private func warnAboutBacklog() {
+      let context = runsInlineOnMainQueue ? ".main" : ".queue(\(queue.label))"
+      let suggestion =
+        runsInlineOnMainQueue ? "on: .main(bufferingPolicy: .latest)" : "on: .queue(queue, bufferingPolicy: .bufferingNewest(1_000))"
+      DebugWarnings.emit(
+        "EventBus warning: more than \(Self.backlogWarningThreshold) events wait for the subscription made at \(callSite)"
+          + " on \(context): its handler is slower than its sender, and the queue grows without bound. Give it a "
+          + "buffering policy that keeps what it needs, for example `\(suggestion)`, which drops what it cannot keep, "
+          + "counts it (droppedCount) and tells it (onLag). (Debug builds only; once per queue.)",
+        about: callSite)
+    }
+  #endif
+}
+
 extension DeliveryLane: DeliveryBacklog {
   func register(_ wait: DeliveryWait) -> Bool {
     state.withLock { state in
       guard state.isScheduled else { return false }
       state.waits = state.waits ?? DeliveryWaitList()
-      state.waits?.add(wait, behind: state.events.isEmpty ? 0 : 1)
+      // A bounded lane's block takes one event at a time; an unbounded one's, the whole burst.
+      let items = bufferingPolicy.limit == nil ? (state.events.isEmpty ? 0 : 1) : state.events.count
+      state.waits?.add(wait, behind: items)
       return true
     }
   }

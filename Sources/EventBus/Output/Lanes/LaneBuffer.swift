@@ -25,6 +25,8 @@ struct LaneBuffer: ~Copyable {
     var entries: EntryList
     /// Where the lane's entries are in `entries`, in order.
     var offsets: ContiguousArray<Int32>
+    /// Events a bounded lane's policy dropped just before this one, told to its subscriber before it.
+    var missedBefore = 0
   }
 
   private var items: UnsafeMutablePointer<Item>?
@@ -59,6 +61,25 @@ struct LaneBuffer: ~Copyable {
     let event = slot(position, of: Event.self)
     defer { event.deinitialize(count: 1) }
     body(&event.pointee, item)
+  }
+
+  /// Adds `missed` to the events dropped just before the first one waiting.
+  ///
+  /// - Precondition: The queue is not empty.
+  mutating func addMissed(_ missed: Int) {
+    precondition(count > 0, "addMissed on an empty lane queue")
+    (items.unsafelyUnwrapped + head).pointee.missedBefore &+= missed
+  }
+
+  /// Removes the first event and returns it with its item, moved out, for the caller to release with no lock held.
+  ///
+  /// - Precondition: The queue is not empty.
+  mutating func popFirst<Event>(of _: Event.Type) -> (event: Event, item: Item) {
+    precondition(count > 0, "popFirst from an empty lane queue")
+    let position = head
+    head = (head &+ 1) % capacity
+    count &-= 1
+    return (slot(position, of: Event.self).move(), (items.unsafelyUnwrapped + position).move())
   }
 
   /// Deinitialises what waits and frees the storage, leaving an empty queue. Call it outside any lock: freeing an
@@ -304,6 +325,18 @@ extension LaneBuffer {
           unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self).receive(&event)
         }
       }
+    }
+  }
+
+  /// Tells the entries at `offsets` of `entries` that their policy dropped `missed` events since the last one they
+  /// received (a bounded subscription's lane has one entry).
+  static func reportLag<Event: Sendable>(
+    _ missed: Int, to offsets: ContiguousArray<Int32>, of entries: EntryList, eventType _: Event.Type
+  ) {
+    for offset in offsets {
+      guard let entry = entries[Int(offset)] else { continue }
+      // A lane's entries are queued entries of its output.
+      unsafeDowncast(entry, to: Output<Event>.QueuedEntry.self).receiveLag(missed)
     }
   }
 
