@@ -79,7 +79,16 @@ public struct DeliveryContext: Sendable {
   public static let immediate = DeliveryContext(kind: .immediate)
 
   /// The handler runs on `queue`. Events for one subscriber are handed to the queue in order and run one at a time,
-  /// even on a concurrent queue. A cancelled subscription's queued events are dropped.
+  /// even on a concurrent queue. A cancelled subscription's queued events are dropped. Every event that waits is kept:
+  /// ``queue(_:bufferingPolicy:onLag:)`` bounds them.
+  ///
+  /// - Parameter queue: The queue the handler runs on, serial or concurrent.
+  /// - Returns: The context.
+  public static func queue(_ queue: DispatchQueue) -> DeliveryContext {
+    DeliveryContext(kind: .queue(queue))
+  }
+
+  /// The handler runs on `queue`, as ``queue(_:)``, and at most as many events wait for it as `bufferingPolicy` says.
   ///
   /// ```swift
   /// output.subscribe(sink, on: .queue(logQueue, bufferingPolicy: .bufferingNewest(1_000))) { sink, line in
@@ -89,13 +98,13 @@ public struct DeliveryContext: Sendable {
   ///
   /// - Parameters:
   ///   - queue: The queue the handler runs on, serial or concurrent.
-  ///   - bufferingPolicy: How many events may wait for the subscriber; `.unbounded` by default. A bounded subscriber
-  ///     gets a block of its own on `queue` per burst, where unbounded ones share one.
+  ///   - bufferingPolicy: How many events may wait for the subscriber. A bounded subscriber gets a block of its own on
+  ///     `queue` per burst, where unbounded ones share one.
   ///   - onLag: Called on `queue`, before the next event the subscriber receives, with how many events its policy
   ///     dropped since the last one it received. Not called for events dropped because the subscription was cancelled.
   /// - Returns: The context.
   public static func queue(
-    _ queue: DispatchQueue, bufferingPolicy: BufferingPolicy = .unbounded, onLag: (@Sendable (Int) -> Void)? = nil
+    _ queue: DispatchQueue, bufferingPolicy: BufferingPolicy, onLag: (@Sendable (Int) -> Void)? = nil
   ) -> DeliveryContext {
     DeliveryContext(kind: .queue(queue), bufferingPolicy: bufferingPolicy, onLag: onLag)
   }

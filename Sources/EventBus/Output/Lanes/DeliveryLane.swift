@@ -316,7 +316,8 @@ extension DeliveryLane {
     private func warnAboutBacklog() {
       let context = runsInlineOnMainQueue ? ".main" : ".queue(\(queue.label))"
       let suggestion =
-        runsInlineOnMainQueue ? "on: .main(bufferingPolicy: .latest)" : "on: .queue(queue, bufferingPolicy: .bufferingNewest(1_000))"
+        runsInlineOnMainQueue
+        ? "on: .main(bufferingPolicy: .latest)" : "on: .queue(queue, bufferingPolicy: .bufferingNewest(1_000))"
       DebugWarnings.emit(
         "EventBus warning: more than \(Self.backlogWarningThreshold) events wait for the subscription made at \(callSite)"
           + " on \(context): its handler is slower than its sender, and the queue grows without bound. Give it a "
