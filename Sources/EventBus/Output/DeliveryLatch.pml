@@ -165,7 +165,11 @@
  * any list compacts once removed slots outnumber live ones). The skipped and dead entries are the round's, kept by
  * `RoundList`, not flags of the entries, and `RoundList.endRound(_:)` forgets or hands them over at each round's end;
  * the lane's offsets are the round's too (`RoundList.LanePlan`), found again as a round begins after a change, and the
- * round's list carries no stamps: the lane takes the event once, for all of its entries.
+ * round's list carries no stamps: the lane takes the event once, for all of its entries. A bounded lane's buffering
+ * policy (`DeliveryLane.take(_:entries:offsets:)` on a lane with a `bufferingPolicy` limit) is not modelled either: it
+ * drops an item that waits in the lane, or the new one, under the lane's lock, before the block has taken it, and so
+ * never writes a list, a slot or the latch; it only releases, after that lock, a reference to a buffer a lane took,
+ * which the model's reference counts already allow at any step.
  *
  * Flags (spin runs the C preprocessor). Default configuration: SEEDED_BUG=1 makes the holder let go of the delivery
  * before it installs the changed list, so a lock-free send claims it and reads the list while it is replaced;
