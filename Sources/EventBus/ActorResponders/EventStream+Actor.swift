@@ -15,17 +15,14 @@ extension EventStream {
   /// hands them over, never a task per event. A handler that suspends (an `await` inside it) delays the events after
   /// it, not the sender, and not the actor's other callers.
   ///
-  /// By default the queue has no bound: a subscriber that never keeps up makes it grow, and
-  /// ``ResponderSubscription/waitingCount`` shows by how much (a debug build warns once past 100,000). A
-  /// `bufferingPolicy` bounds it: the events it drops are counted (``ResponderSubscription/droppedCount``) and told to
+  /// The queue has no bound: a subscriber that never keeps up makes it grow, and
+  /// ``ResponderSubscription/waitingCount`` shows by how much (a debug build warns once past 100,000). The form with a
+  /// `bufferingPolicy:` bounds it: the events it drops are counted (``ResponderSubscription/droppedCount``) and told to
   /// `onLag` before the next event the actor receives. Cancelling drops what waits. When the actor deinitialises, the
   /// subscription ends and what waits is dropped.
   ///
   /// - Parameters:
   ///   - responder: The actor. Never retained, except while its handler runs.
-  ///   - bufferingPolicy: How many events may wait for the actor; `.unbounded` by default.
-  ///   - onLag: Called before the next event the actor receives, on the task that hands it over, with how many events
-  ///     the policy dropped since the last one.
   ///   - fileID: The file of the call, for `debugDescription`; leave the default, and `line`'s.
   ///   - line: The line of the call.
   ///   - handler: Called on the actor with each event, in order.
