@@ -90,9 +90,10 @@ import Testing
     let output = Output<Int>()
     let transcript = Transcript()
     let store = GatedStore(transcript: transcript)
-    let subscription = output.subscribe(
-      store, bufferingPolicy: testCase.policy, onLag: { transcript.lag($0) }
-    ) { store, event in await store.apply(event) }
+    let onLag: @Sendable (Int) -> Void = { transcript.lag($0) }
+    let subscription = output.subscribe(store, bufferingPolicy: testCase.policy, onLag: onLag) { store, event in
+      await store.apply(event)
+    }
     output.send(0)  // the actor takes it and waits at the gate: what follows waits in its mailbox
     await store.waitUntilHeld()
     for event in 1...10 { output.send(event) }
