@@ -117,8 +117,11 @@ extension EventStream {
 /// The events waiting for an actor responder, and the one task at a time that hands them over.
 final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
   private struct State: Sendable {
-    /// Each event, with how many the policy dropped just before it, told to the actor before it.
-    var events = RingBuffer<(event: Event, missedBefore: Int)>()
+    var events = RingBuffer<Event>()
+    /// For each event, how many the policy dropped just before it, told to the actor before it: kept beside the
+    /// events, not in a tuple with each, whose type this unspecialised code would look up at run time; only a bounded
+    /// mailbox keeps it.
+    var missedBefore = RingBuffer<Int>()
     /// A task is handing events over: later events wait for it.
     var isDraining = false
     var isCancelled = false
@@ -160,22 +163,26 @@ final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
     var warns = false
     let startsTask = state.withLock { state -> Bool in
       guard !state.isCancelled else { return false }
-      var carried = 0
-      if state.events.count >= limit {
-        state.dropped += 1
-        guard case .bufferingNewest = bufferingPolicy else {
-          state.droppedAtEnd += 1
-          return false  // the new event goes
+      if limit == .max {
+        state.events.append(event)
+      } else {
+        var carried = 0
+        if state.events.count >= limit {
+          state.dropped += 1
+          guard case .bufferingNewest = bufferingPolicy else {
+            state.droppedAtEnd += 1
+            return false  // the new event goes
+          }
+          evicted = state.events.popFirst()
+          carried = 1 &+ (state.missedBefore.popFirst() ?? 0)
+          if !state.events.isEmpty {
+            state.missedBefore.modifyFirst { $0 &+= carried }
+            carried = 0
+          }
         }
-        let oldest = state.events.popFirst()
-        evicted = oldest?.event
-        carried = 1 &+ (oldest?.missedBefore ?? 0)
-        if !state.events.isEmpty {
-          state.events.modifyFirst { $0.missedBefore &+= carried }
-          carried = 0
-        }
+        state.events.append(event)
+        state.missedBefore.append(replacing(&state.droppedAtEnd, with: 0) &+ carried)
       }
-      state.events.append((event, replacing(&state.droppedAtEnd, with: 0) &+ carried))
       #if DEBUG
         if limit == .max, !state.hasWarned, state.events.count > DeliveryLane<Event>.backlogWarningThreshold {
           state.hasWarned = true
@@ -187,24 +194,28 @@ final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
       return true
     }
     _ = evicted  // released here, with no lock held: an event's deinit is user code
-    if warns {
-      warnAboutBacklog()
-    }
+    #if DEBUG
+      if warns {
+        warnAboutBacklog()
+      }
+    #endif
     if startsTask {
       Task { await self.drain() }
     }
   }
 
-  /// Writes, once, that more events wait for the actor than a debug build lets pass without a word.
-  private func warnAboutBacklog() {
-    DebugWarnings.emit(
-      "EventBus warning: more than \(DeliveryLane<Event>.backlogWarningThreshold) events wait for the actor "
-        + "subscribed at \(callSite): its handler is slower than its sender, and the queue grows without bound. Give "
-        + "it a buffering policy that keeps what it needs, for example `subscribe(actor, bufferingPolicy: "
-        + ".bufferingNewest(1_000))`, which drops what it cannot keep, counts it (droppedCount) and tells it (onLag). "
-        + "(Debug builds only; once per subscription.)",
-      about: callSite)
-  }
+  #if DEBUG
+    /// Writes, once, that more events wait for the actor than a debug build lets pass without a word.
+    private func warnAboutBacklog() {
+      DebugWarnings.emit(
+        "EventBus warning: more than \(DeliveryLane<Event>.backlogWarningThreshold) events wait for the actor "
+          + "subscribed at \(callSite): its handler is slower than its sender, and the queue grows without bound. Give "
+          + "it a buffering policy that keeps what it needs, for example `subscribe(actor, bufferingPolicy: "
+          + ".bufferingNewest(1_000))`, which drops what it cannot keep, counts it (droppedCount) and tells it (onLag). "
+          + "(Debug builds only; once per subscription.)",
+        about: callSite)
+    }
+  #endif
 
   /// The buffering policy, for `debugDescription`.
   var policyDescription: String { "\(bufferingPolicy)" }
@@ -224,13 +235,15 @@ final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
   func cancel() {
     let dropped = state.withLock { state in
       state.isCancelled = true
+      state.missedBefore = RingBuffer()
       return replacing(&state.events, with: RingBuffer())
     }
     _ = dropped  // released here, with no lock held: an event's deinit is user code
   }
 
   private func drain() async {
-    while let (event, missed) = next() {
+    var missed = 0
+    while let event = next(missed: &missed) {
       if missed > 0 {
         onLag?(missed)
       }
@@ -243,20 +256,21 @@ final class ActorMailbox<Responder: Actor, Event: Sendable>: Sendable {
     }
   }
 
-  /// The next event to hand over, with how many the policy dropped before it, or `nil`, which ends the task. The
-  /// event handed over last has been handled.
-  private func next() -> (event: Event, missed: Int)? {
-    let (next, passedWaits) = state.withLock { state -> ((event: Event, missed: Int)?, [DeliveryWait]?) in
+  /// The next event to hand over, or `nil`, which ends the task; `missed` is set to how many the policy dropped just
+  /// before it. The event handed over last has been handled.
+  private func next(missed: inout Int) -> Event? {
+    let (event, missedBefore, passedWaits) = state.withLock { state -> (Event?, Int, [DeliveryWait]?) in
       let takesAnother = !state.isCancelled && !state.events.isEmpty
       let passedWaits = state.waits.isEmpty ? nil : state.waits.advance(takingAnother: takesAnother)
-      guard takesAnother, let next = state.events.popFirst() else {
+      guard takesAnother else {
         state.isDraining = false
-        return (nil, passedWaits)
+        return (nil, 0, passedWaits)
       }
-      return ((next.event, next.missedBefore), passedWaits)
+      return (state.events.popFirst(), state.missedBefore.popFirst() ?? 0, passedWaits)
     }
     DeliveryWait.arrive(passedWaits)
-    return next
+    missed = missedBefore
+    return event
   }
 }
 

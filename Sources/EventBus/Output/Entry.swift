@@ -231,6 +231,7 @@ extension Output {
 
     /// Delivers `event`, from a lane's run that holds `heldResponder`, the entry's responder (see
     /// ``responderToHold()``), unless the entry was cancelled meanwhile.
+    @inline(__always)
     func receive(_ event: inout Event, heldResponder: AnyObject) {
       guard cancelled.load() == 0 else { return }
       handler(heldResponder, &event)

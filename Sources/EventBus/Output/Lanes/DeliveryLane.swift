@@ -42,6 +42,10 @@ final class DeliveryLane<Event: Sendable> {
     var dropped = 0
     /// Events the policy dropped after the last one waiting (keeping the oldest): told before the next one queued.
     var droppedAtEnd = 0
+    /// A bounded lane's buffers for the event its block has in hand and the one its policy evicts, kept with their
+    /// capacity between uses, so that neither allocates per event.
+    var inHand = LaneBuffer()
+    var evicted = LaneBuffer()
     #if DEBUG
       /// The warning about an unbounded lane's backlog was written.
       var hasWarned = false
@@ -92,14 +96,20 @@ final class DeliveryLane<Event: Sendable> {
     // first: freeing runs no user code, but nothing is freed under a lock.
     var events = LaneBuffer()
     var spare = LaneBuffer()
+    var inHand = LaneBuffer()
+    var evicted = LaneBuffer()
     var held = HeldResponders()
     state.withLock { state in
       swap(&state.events, &events)
       swap(&state.spare, &spare)
+      swap(&state.inHand, &inHand)
+      swap(&state.evicted, &evicted)
       swap(&state.held, &held)
     }
     events.free(of: Event.self)
     spare.free(of: Event.self)
+    inHand.free(of: Event.self)
+    evicted.free(of: Event.self)
     held.free()
     LiveObjects.destroyed("DeliveryLane", for: Event.self, object: ObjectIdentifier(self))
   }
@@ -131,7 +141,7 @@ final class DeliveryLane<Event: Sendable> {
     // Moved into the buffer, not copied: two retains and two releases less for each event. Left here, and released
     // after the lock, when the event is delivered inline instead.
     var item = Optional(LaneBuffer.Item(entries: entries, offsets: offsets))
-    let taking = state.withLock { state -> Taking in
+    let taking = state.withLock { state -> LaneTaking in
       if state.isScheduled {
         state.events.append(event, item.take().unsafelyUnwrapped)
         #if DEBUG
@@ -167,18 +177,6 @@ final class DeliveryLane<Event: Sendable> {
       queue.async(execute: drainBlock)
       return true
     }
-  }
-
-  /// What ``take(_:entries:offsets:)`` decided under the lock.
-  private enum Taking {
-    /// Nothing waits, on the main queue: the round delivers inline.
-    case inline
-    /// Queued behind a block that is scheduled or running.
-    case queued
-    /// Queued, and the backlog just passed the debug warning's threshold.
-    case queuedPastWarning
-    /// Queued, and a block must be scheduled.
-    case scheduled
   }
 
   /// The block: delivers what waits, in order, until nothing does. Swaps the waiting events for the empty spare
@@ -242,7 +240,9 @@ extension DeliveryLane {
   private func take(_ event: Event, bounding item: consuming LaneBuffer.Item) -> Bool {
     let limit = bufferingPolicy.limit ?? .max
     var item = Optional(item)
-    var evicted: (event: Event, item: LaneBuffer.Item)?
+    // The event the policy evicts moves here, out of the lock, to be released after it; the buffer is the lane's
+    // spare, which keeps its capacity.
+    var evicted = LaneBuffer()
     let schedule = state.withLock { state -> Bool? in
       if state.isScheduled {
         var carried = 0
@@ -252,8 +252,8 @@ extension DeliveryLane {
             state.droppedAtEnd += 1
             return false  // the new event goes, with its item
           }
-          evicted = state.events.popFirst(of: Event.self)
-          carried = 1 &+ (evicted?.item.missedBefore ?? 0)
+          swap(&state.evicted, &evicted)
+          carried = 1 &+ state.events.moveFirst(to: &evicted, of: Event.self)
           if !state.events.isEmpty {
             state.events.addMissed(carried)
             carried = 0
@@ -270,7 +270,11 @@ extension DeliveryLane {
       state.isScheduled = true
       return true
     }
-    _ = evicted  // released here, with no lock held: an event's deinit is user code
+    if !evicted.isEmpty {
+      // Released here, with no lock held: an event's deinit is user code. Then the spare goes back.
+      evicted.removeFirst(of: Event.self) { _, _ in }
+      state.withLock { swap(&$0.evicted, &evicted) }
+    }
     guard let schedule else { return false }
     if schedule {
       #if DEBUG
@@ -284,30 +288,56 @@ extension DeliveryLane {
 
   /// The block of a bounded lane: delivers what waits one event at a time, so that every event not yet delivered is
   /// one the policy counts, and tells the subscriber how many it missed before the next event it receives.
+  ///
+  /// A block delivers at most as many events as the policy keeps, then, if more wait, puts itself back on the queue
+  /// and returns: a sender that never pauses must not keep one subscriber's block on the queue for ever, ahead of the
+  /// other subscribers' blocks.
   private func drainOneAtATime() {
+    var inHand = LaneBuffer()
+    state.withLock { swap(&$0.inHand, &inHand) }
+    var budget = bufferingPolicy.limit ?? .max
     while true {
-      typealias Next = (next: (event: Event, item: LaneBuffer.Item)?, passedWaits: [DeliveryWait]?)
-      let (next, passedWaits) = state.withLock { state -> Next in
+      let (hasEvent, reschedules, passedWaits) = state.withLock { state -> (Bool, Bool, [DeliveryWait]?) in
         state.taken = 0
+        if budget == 0 && !state.events.isEmpty {
+          // The next block goes on: it counts the event this one finished last for the waits, as a block does the
+          // item in hand when it starts.
+          swap(&state.inHand, &inHand)
+          return (false, true, nil)
+        }
         let passedWaits = state.waits?.advance(takingAnother: !state.events.isEmpty)
         if state.waits?.isEmpty == true {
           state.waits = nil
         }
-        guard !state.events.isEmpty else {
-          state.isScheduled = false
-          return (nil, passedWaits)
+        guard !state.events.isEmpty, budget > 0 else {
+          // Ended before the lock was taken: it holds nothing, and replacing it releases nothing.
+          swap(&state.inHand, &inHand)
+          state.isScheduled = !state.events.isEmpty
+          return (false, state.isScheduled, passedWaits)
         }
         state.taken = 1
-        return (state.events.popFirst(of: Event.self), passedWaits)
+        state.events.moveFirst(to: &inHand, of: Event.self)
+        return (true, false, passedWaits)
       }
       if let passedWaits {
         DeliveryWait.arrive(passedWaits)
       }
-      guard case (var event, let item)? = next else { return }
-      if item.missedBefore > 0 {
-        LaneBuffer.reportLag(item.missedBefore, to: item.offsets, of: item.entries, eventType: Event.self)
+      guard hasEvent else {
+        if reschedules {
+          #if DEBUG
+            if runsInlineOnMainQueue { MainQueueWatchdog.scheduled() }
+          #endif
+          queue.async(execute: drainBlock)
+        }
+        return
       }
-      LaneBuffer.deliver(&event, to: item.offsets, of: item.entries)
+      budget -= 1
+      inHand.removeFirst(of: Event.self) { event, item in
+        if item.missedBefore > 0 {
+          LaneBuffer.reportLag(item.missedBefore, to: item.offsets, of: item.entries, eventType: Event.self)
+        }
+        LaneBuffer.deliver(&event, to: item.offsets, of: item.entries)
+      }
     }
   }
 
@@ -347,6 +377,19 @@ extension DeliveryLane: DeliveryBacklog {
 
 // The lane's state is behind its lock; the queue, the flag and the block are set in `init` and never changed.
 extension DeliveryLane: @unchecked Sendable {}
+
+/// What `DeliveryLane.take(_:entries:offsets:)` decided under the lock. Not nested in the lane: a type nested in a
+/// generic class is generic too, and the lane's unspecialised code would look its metadata up for every event.
+private enum LaneTaking {
+  /// Nothing waits, on the main queue: the round delivers inline.
+  case inline
+  /// Queued behind a block that is scheduled or running.
+  case queued
+  /// Queued, and the backlog just passed the debug warning's threshold.
+  case queuedPastWarning
+  /// Queued, and a block must be scheduled.
+  case scheduled
+}
 
 /// The key of the value set on the main queue, which ``isOnMainQueue()`` reads.
 private let mainQueueKey = DispatchSpecificKey<Bool>()

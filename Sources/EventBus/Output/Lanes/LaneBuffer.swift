@@ -71,15 +71,21 @@ struct LaneBuffer: ~Copyable {
     (items.unsafelyUnwrapped + head).pointee.missedBefore &+= missed
   }
 
-  /// Removes the first event and returns it with its item, moved out, for the caller to release with no lock held.
+  /// Moves the first event and its item to the end of `other`, with the events dropped before it, and returns those.
+  /// Keeps everything in this type, whose code names no generic type: a value of `(Event, Item)` here would make
+  /// the lane's unspecialised code look its metadata up at run time.
   ///
   /// - Precondition: The queue is not empty.
-  mutating func popFirst<Event>(of _: Event.Type) -> (event: Event, item: Item) {
-    precondition(count > 0, "popFirst from an empty lane queue")
+  @discardableResult
+  mutating func moveFirst<Event>(to other: inout LaneBuffer, of _: Event.Type) -> Int {
+    precondition(count > 0, "moveFirst from an empty lane queue")
     let position = head
     head = (head &+ 1) % capacity
     count &-= 1
-    return (slot(position, of: Event.self).move(), (items.unsafelyUnwrapped + position).move())
+    let item = (items.unsafelyUnwrapped + position).move()
+    let missed = item.missedBefore
+    other.append(slot(position, of: Event.self).move(), item)
+    return missed
   }
 
   /// Deinitialises what waits and frees the storage, leaving an empty queue. Call it outside any lock: freeing an
