@@ -99,7 +99,7 @@ while IFS=$'\t' read -r scenario contender n metric first second budget; do
     unit="allocations per send"
     figure="$(awk -v d="$((second_count - first_count))" -v w="$extra_sends" 'BEGIN { printf "%.4f", d / w }')"
   fi
-  line="$(printf '%-10s %-13s N = %-4s %-26s %10s   budget %s' "$scenario" "$contender" "$n" "$unit" "$figure" \
+  line="$(printf '%-10s %-14s N = %-4s %-26s %10s   budget %s' "$scenario" "$contender" "$n" "$unit" "$figure" \
     "$budget")"
   line="$line   ($first_count at --iterations $first, $second_count at $second)"
   measured=$((measured + 1))

@@ -27,6 +27,6 @@ actor CartStore {
       store.ticks += 1
       await Task.yield()
     }
-    _ = handle.pendingCount
+    _ = handle.waitingCount + handle.droppedCount
   }
 }

@@ -20,12 +20,22 @@ enum ContenderName: String, CaseIterable, Sendable {
   case asyncMessage = "async-message"
   /// This library's `Output`, responders held weakly.
   case output
+  /// This library's `Output`, responders on `.main` with a bounded buffering policy: what the bounded path costs.
+  case outputBounded = "output-bounded"
   /// This library's `Output`, token-owned handlers.
   case outputToken = "output-token"
   /// N NotificationCenter observers, each decoding the keyboard `userInfo` itself, as apps do today.
   case perObserver = "per-observer"
   /// This library's `KeyboardBroadcaster`: one observer, one decode, fanned out.
   case broadcaster
+  /// Overload: every subscriber keeps every event that waits (`.unbounded`, the default policy).
+  case unbounded
+  /// Overload: every subscriber keeps the newest 100 events that wait (`.bufferingNewest(100)`).
+  case newest100 = "newest-100"
+  /// Overload: every subscriber keeps the oldest 100 events that wait (`.bufferingOldest(100)`).
+  case oldest100 = "oldest-100"
+  /// Overload: every subscriber keeps only the newest event that waits (`.latest`).
+  case latest
 
   /// The command-line and report name.
   var name: String { rawValue }
@@ -62,9 +72,18 @@ enum ContenderName: String, CaseIterable, Sendable {
         + "time per actor"
     case (.output, true): "this library's Output, responders subscribed with on: .main (held weakly)"
     case (.output, false): "this library's Output, responders held weakly"
+    case (.outputBounded, _):
+      "main-actor only: this library's Output, responders subscribed with on: .main(bufferingPolicy: "
+        + ".bufferingNewest(1_000)) (held weakly); bursts of 100 never drop: what the bounded path costs"
     case (.outputToken, _): "this library's Output, token-owned handlers"
     case (.perObserver, _): "one NotificationCenter observer per responder, each decoding the keyboard userInfo"
     case (.broadcaster, _): "this library's KeyboardBroadcaster: one observer, one decode, fanned out"
+    case (.unbounded, _): "bufferingPolicy: .unbounded, the default: every subscriber keeps every event that waits"
+    case (.newest100, _):
+      "bufferingPolicy: .bufferingNewest(100): keeps the newest 100 events that wait, drops the oldest to make room"
+    case (.oldest100, _):
+      "bufferingPolicy: .bufferingOldest(100): keeps the oldest 100 events that wait, drops each newer one"
+    case (.latest, _): "bufferingPolicy: .latest (.bufferingNewest(1)): keeps only the newest event that waits"
     }
   }
 }

@@ -31,6 +31,9 @@ struct Runner {
     if arguments.scenarios.contains(where: \.sendsToTheMainActor) && !MainQueueBlocks.isCounting {
       notice("main-queue blocks are not counted in this build (only on Linux, without a sanitizer)")
     }
+    if arguments.scenarios.contains(where: \.isOverload) && !HeapUsage.isAvailable {
+      notice("overload: peak heap bytes are not measured; this platform has no heap statistics")
+    }
     for scenario in arguments.scenarios {
       if scenario == .memory && !HeapUsage.isAvailable {
         step += arguments.responderCounts(of: scenario).count
@@ -86,6 +89,12 @@ struct Runner {
         minimumSubscriptions: arguments.isQuick
           ? MemoryScenario.quickMinimumSubscriptions : MemoryScenario.minimumSubscriptions)
       return rows(scenario, contenders, responderCount, figures)
+    case .overload, .overloadMain:
+      let milliseconds =
+        arguments.isQuick ? OverloadScenario.quickSendingMilliseconds : OverloadScenario.sendingMilliseconds
+      let figures = try OverloadScenario.measure(
+        scenario, contenders: contenders, responderCount: responderCount, sending: .milliseconds(milliseconds))
+      return OverloadScenario.rows(scenario, contenders: contenders, responderCount: responderCount, figures: figures)
     }
   }
 

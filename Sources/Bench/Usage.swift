@@ -12,8 +12,13 @@ enum Usage {
       "  \(scenario.name.leftAligned(width: 18))\(scenario.summary)\n\(indent)contenders: "
         + scenario.contenders.map(\.name).joined(separator: ", ")
     }
-    let legend = Scenario.allCases.filter { $0 != .upstream && $0 != .mainActorPaced }.map { scenario in
-      let title = scenario == .mainActor ? "main-actor, main-actor-paced" : scenario.name
+    // Scenarios that share their contenders' legends are listed under one title.
+    let shared: [Scenario: String] = [
+      .mainActor: "main-actor, main-actor-paced", .overload: "overload, overload-main",
+    ]
+    let unlisted: Set<Scenario> = [.upstream, .mainActorPaced, .overloadMain]
+    let legend = Scenario.allCases.filter { !unlisted.contains($0) }.map { scenario in
+      let title = shared[scenario] ?? scenario.name
       let lines = scenario.contenders.map { name in
         "    \(name.name.leftAligned(width: 20))\(name.legend(in: scenario))"
       }
@@ -23,6 +28,7 @@ enum Usage {
     let quick = MeasurementPlan.quick.repetitions
     let counts = Scenario.defaultResponderCounts.map(String.init).joined(separator: ",")
     let threshold = Comparison.thresholdPercent
+    let overloadTime = OverloadScenario.durationDescription
     return """
       USAGE: swift run -c release Bench [options]
 
@@ -36,7 +42,8 @@ enum Usage {
         --scenario NAME[,NAME]   Run only these scenarios.
         --contender NAME[,NAME]  Run only these contenders.
         --n N[,N]                Responder counts (default: \(counts); for main-actor, main-actor-paced and
-                                 actor 1,10,100,1000, and 1,10,100 with --quick).
+                                 actor 1,10,100,1000, and 1,10,100 with --quick; for overload and overload-main
+                                 1,10,100, and 1,10 with --quick).
         --iterations K           Events (fanout, source-fanout), cycles (subscribe-cancel) or batches
                                  (main-actor, actor: bursts; main-actor-paced: single events) per repetition,
                                  instead of calibrating to a few milliseconds. With one scenario, contender and N,
@@ -76,8 +83,12 @@ enum Usage {
       libdispatch's enqueue functions for every contender alike (Linux, builds without a sanitizer). actor sends
       from Bench's own thread to actors on the global concurrent executor and waits until every actor has applied
       every event of a burst, counting deliveries, as async-message delivers in no particular order. upstream
-      counts, and memory reads the heap around subscribing (Benchmarks/METHODOLOGY.md); --iterations does not
-      apply to them.
+      counts, and memory reads the heap around subscribing (Benchmarks/METHODOLOGY.md). overload and
+      overload-main run each contender once per N: Bench's own thread sends as fast as it can for
+      \(overloadTime) to subscribers that are slower, then waits until they have drained; they report the
+      events sent, delivered and dropped (sent × N = delivered + dropped, or the run fails), the most that waited
+      for one subscriber, and the heap's peak growth. --iterations does not apply to upstream, memory, overload
+      and overload-main.
       Exit status: 0 on success, 1 if a measurement or a file failed (or, with --fail-on-regression, a figure
       regressed; with --render-docs --check, a table or the chart is out of date), 2 on a bad command line.
 
@@ -85,6 +96,7 @@ enum Usage {
         swift run -c release Bench --quick
         swift run -c release Bench --scenario main-actor,main-actor-paced --quick
         swift run -c release Bench --scenario actor --quick
+        swift run -c release Bench --scenario overload,overload-main --quick
         swift run -c release Bench --json results.json --svg results.svg
         swift run -c release Bench --compare results.json --fail-on-regression
         swift run -c release Bench --peers Benchmarks/peers.json --svg chart.svg

@@ -21,6 +21,26 @@ public enum FigureFormat {
     "\(number(value, isCount: unit == "count")) \(unit)"
   }
 
+  /// A size in bytes, in decimal units with three significant digits: `980 B`, `31.2 kB`, `145 MB`, `1.23 GB`.
+  public static func bytes(_ value: Double) -> String {
+    guard value.isFinite else { return number(value) }
+    let units = [(1e9, "GB"), (1e6, "MB"), (1e3, "kB")]
+    for (size, unit) in units where abs(value) >= size {
+      return "\(number(value / size)) \(unit)"
+    }
+    return "\(number(value, isCount: true)) B"
+  }
+
+  /// A count in words a reader takes in at a glance, with three significant digits: `980`, `31.2 k`, `1.23 M`.
+  public static func count(_ value: Double) -> String {
+    guard value.isFinite else { return number(value) }
+    let units = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+    for (size, unit) in units where abs(value) >= size {
+      return "\(number(value / size)) \(unit)"
+    }
+    return number(value, isCount: true)
+  }
+
   /// A ratio, with three significant digits: `0.0175×`, `0.500×`, `1.00×`, `12.4×`, `818×`.
   public static func ratio(_ ratio: Double) -> String {
     guard ratio.isFinite else { return "–" }

@@ -147,7 +147,7 @@ extension EventStream {
     _ handler: @escaping @MainActor (Responder, Event) -> Void
   ) -> ResponderSubscription {
     _subscribe(
-      responder, on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line),
+      responder, on: context.deliveryContext, at: CallSite(fileID: fileID, line: line),
       MainQueue.uncheckedHandler(handler))
   }
 
@@ -160,7 +160,7 @@ extension EventStream {
     _ handler: @escaping @MainActor (Event) -> Void
   ) -> EventSubscription {
     subscribeToken(
-      on: DeliveryContext(kind: .mainActor), at: CallSite(fileID: fileID, line: line),
+      on: context.deliveryContext, at: CallSite(fileID: fileID, line: line),
       MainQueue.uncheckedHandler(handler))
   }
 

@@ -36,7 +36,7 @@ extension EventRecorder {
       let events = self.events
       TestFailure.record(
         "EventRecorder: received \(events.count) of \(count) event\(count == 1 ? "" : "s") within "
-          + "\(timeout.shortDescription): \(Self.list(events))",
+          + "\(timeout.shortDescription)\(droppedNote): \(Self.list(events))",
         at: TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
     return arrived
@@ -74,7 +74,7 @@ extension EventRecorder {
     if match == nil, !Task.isCancelled {
       let events = self.events
       TestFailure.record(
-        "EventRecorder: no event matched within \(timeout.shortDescription); received \(events.count): "
+        "EventRecorder: no event matched within \(timeout.shortDescription); received \(events.count)\(droppedNote): "
           + Self.list(events),
         at: TestCallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
@@ -185,10 +185,17 @@ extension EventRecorder {
       let events = self.events
       TestFailure.record(
         "EventRecorder: the streams it records had not delivered within \(timeout.shortDescription); received "
-          + "\(events.count): \(Self.list(events))",
+          + "\(events.count)\(droppedNote): \(Self.list(events))",
         at: site)
     }
     return delivered == true
+  }
+
+  /// `, and 3 dropped by a buffering policy`, or nothing when none was: a wait that counts events says why some never
+  /// came.
+  var droppedNote: String {
+    let dropped = droppedCount
+    return dropped == 0 ? "" : ", and \(dropped) dropped by a buffering policy"
   }
 
   /// `[a, b, c]`, each event as `String(describing:)` writes it, the first 20 of them.

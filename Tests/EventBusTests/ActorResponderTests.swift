@@ -70,9 +70,9 @@ import Testing
     for event in 1...10 {
       output.send(event)
     }
-    #expect(subscription.pendingCount == 10)
+    #expect(subscription.waitingCount == 10)
     subscription.cancel()
-    #expect(subscription.pendingCount == 0)
+    #expect(subscription.waitingCount == 0)
     output.send(11)
     await store.openGate()
     try await output.waitUntilDelivered()  // covers the event in progress, and anything wrongly queued after it
@@ -114,7 +114,7 @@ import Testing
     let screen = Screen()
     let subscription = output.subscribe(screen) { _, _ in }
     output.send(1)
-    #expect(subscription.pendingCount == 0)
+    #expect(subscription.waitingCount == 0)
   }
 }
 

@@ -11,65 +11,104 @@ import Testing
 
   @Test func anIdleLatchIsClaimedOnceAndLetGoByItsHolder() {
     let latch = DeliveryLatch()
-    #expect(!latch.isHeld)
-    #expect(latch.claims(for: me))
-    #expect(latch.isHeld && latch.isHeld(by: me) && !latch.isHeld(by: other))
-    #expect(!latch.claims(for: other), "a held latch cannot be claimed")
-    #expect(!latch.releases(by: other), "only the holder lets go")
-    #expect(latch.releases(by: me))
-    #expect(!latch.isHeld)
-    #expect(latch.claims(for: other))
+    #expect(Bool(!latch.isHeld))
+    guard let holder = latch.tryClaim(for: me) else {
+      Issue.record("the claim failed")
+      return
+    }
+    #expect(Bool(latch.isHeld && latch.isHeld(by: me) && !latch.isHeld(by: other)))
+    #expect(Bool(claims(latch.tryClaim(for: other)) == false), "a held latch cannot be claimed")
+    let released = latch.tryRelease(holder)
+    #expect(Bool(released))
+    #expect(Bool(!latch.isHeld))
+    #expect(Bool(claims(latch.tryClaim(for: other))))
   }
 
   @Test func workMarkedQueuedMakesTheHoldersLockFreeReleaseFail() {
     let latch = DeliveryLatch()
-    #expect(latch.claims(for: me))
-    #expect(!latch.claimOrMarkWorkQueued(for: other), "held: the caller queues its work instead")
-    #expect(!latch.claimOrMarkWorkQueued(for: other), "marking twice changes nothing")
-    #expect(latch.isHeld(by: me), "the flag does not hide the holder")
-    #expect(!latch.releases(by: me), "the holder must take the lock and pick the work up")
-    latch.settle(holder: me, keeping: true)
-    #expect(latch.isHeld(by: me))
-    #expect(latch.releases(by: me), "settled with no work queued, it lets go with no lock again")
+    guard let holder = latch.tryClaim(for: me) else {
+      Issue.record("the claim failed")
+      return
+    }
+    #expect(Bool(!claims(latch.claimOrMarkWorkQueued(for: other))), "held: the caller queues its work instead")
+    #expect(Bool(!claims(latch.claimOrMarkWorkQueued(for: other))), "marking twice changes nothing")
+    #expect(Bool(latch.isHeld(by: me)), "the flag does not hide the holder")
+    let releasedWithWorkQueued = latch.tryRelease(holder)
+    #expect(Bool(!releasedWithWorkQueued), "the holder must take the lock and pick the work up")
+    latch.settle(holder, keeping: true)
+    #expect(Bool(latch.isHeld(by: me)))
+    let released = latch.tryRelease(holder)
+    #expect(Bool(released), "settled with no work queued, it lets go with no lock again")
   }
 
   @Test func settlingWithoutKeepingFreesTheLatch() {
     let latch = DeliveryLatch()
-    #expect(latch.claimOrMarkWorkQueued(for: me), "idle: the caller claims")
+    guard let holder = latch.claimOrMarkWorkQueued(for: me) else {
+      Issue.record("idle: the caller claims")
+      return
+    }
     _ = latch.claimOrMarkWorkQueued(for: other)
-    latch.settle(holder: me, keeping: false)
-    #expect(!latch.isHeld)
-    #expect(latch.claims(for: other))
+    latch.settle(holder, keeping: false)
+    #expect(Bool(!latch.isHeld))
+    #expect(Bool(claims(latch.tryClaim(for: other))))
+  }
+
+  @Test func onlyTheHoldersOwnThreadIsGivenTheHolderBack() {
+    let latch = DeliveryLatch()
+    #expect(Bool(!claims(latch.holder(ifHeldBy: me))), "nobody holds the delivery")
+    guard let holder = latch.tryClaim(for: me) else {
+      Issue.record("the claim failed")
+      return
+    }
+    #expect(Bool(!claims(latch.holder(ifHeldBy: other))))
+    guard let again = latch.holder(ifHeldBy: me) else {
+      Issue.record("the claim failed")
+      return
+    }
+    #expect(Bool(again.thread == holder.thread))
+    latch.settle(holder, keeping: false)
   }
 
   @Test func anInPlaceListChangeBlocksClaimsUntilItEnds() {
     let latch = DeliveryLatch()
-    #expect(latch.beginChangingEntries(), "idle: the change is made in place")
-    #expect(!latch.isHeld, "a list change is not a holder")
-    #expect(!latch.claims(for: me), "no send claims a list being changed in place")
+    #expect(Bool(latch.beginChangingEntries()), "idle: the change is made in place")
+    #expect(Bool(!latch.isHeld), "a list change is not a holder")
+    #expect(Bool(!claims(latch.tryClaim(for: me))), "no send claims a list being changed in place")
     latch.endChangingEntries()
-    #expect(latch.claims(for: me))
+    #expect(Bool(claims(latch.tryClaim(for: me))))
   }
 
   @Test func aMemberChangeDuringARoundIsStagedAndMarkedQueued() {
     let latch = DeliveryLatch()
-    #expect(latch.claims(for: other))
-    #expect(!latch.beginChangingEntries(), "held: the change goes to a copy")
-    #expect(!latch.releases(by: other), "the holder installs the changed list under the lock")
+    guard let holder = latch.tryClaim(for: me) else {
+      Issue.record("the claim failed")
+      return
+    }
+    #expect(Bool(!latch.beginChangingEntries()), "held: the change goes to a copy")
+    let released = latch.tryRelease(holder)
+    #expect(Bool(!released), "the holder installs the changed list under the lock")
   }
 
-  @Test func aSendNeedsTheLockWhileATraceIsSet() {
+  @Test func aSendNeedsTheLockWhileATraceIsSetOrAReplayWindowIsKept() {
     let latch = DeliveryLatch()
-    #expect(!latch.sendNeedsLock)
-    latch.setSendNeedsLock(true)
-    #expect(latch.sendNeedsLock)
-    latch.setSendNeedsLock(false)
-    #expect(!latch.sendNeedsLock)
+    #expect(Bool(!latch.sendNeedsLock))
+    latch.setSendNeedsLock(true, for: DeliveryLatch.traceReason)
+    #expect(Bool(latch.sendNeedsLock))
+    latch.setSendNeedsLock(true, for: DeliveryLatch.replayWindowReason)
+    latch.setSendNeedsLock(false, for: DeliveryLatch.traceReason)
+    #expect(Bool(latch.sendNeedsLock), "clearing the trace keeps the replay window's reason")
+    latch.setSendNeedsLock(false, for: DeliveryLatch.replayWindowReason)
+    #expect(Bool(!latch.sendNeedsLock))
   }
 
   @Test func aThreadsBitsLeaveTheFlagBitsFree() {
     #expect(DeliveryLatch.bits(of: me) & DeliveryLatch.flags == 0)
     #expect(DeliveryLatch.bits(of: other) & DeliveryLatch.flags == 0)
     #expect(DeliveryLatch.bits(of: me) != DeliveryLatch.bits(of: other))
+  }
+
+  /// Whether a claim made a holder; the holder is dropped, and the latch left as the claim left it.
+  private func claims(_ holder: consuming DeliveryHolder?) -> Bool {
+    holder != nil
   }
 }

@@ -210,7 +210,7 @@ import Testing
     output.send(2)
     let weakWait = await cancelWaitOnceRegistered(on: output)
     #expect(weakWait.wait == nil, "the machine no longer keeps the wait")
-    #expect(output.state.withLock { $0.machine.waits.isEmpty })
+    #expect(output.storage.state.withLock { $0.machine.waitCount } == 0)
     holding.released.signal()
     #expect(await first.value)
     #expect(holding.log.elements == [1, 2])

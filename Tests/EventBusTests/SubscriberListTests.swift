@@ -2,146 +2,100 @@ import Testing
 
 @testable import EventBus
 
-/// The subscriber list: who is subscribed, in order, the list a round delivers to, and what each change hands back
-/// to be released after the lock.
+/// The subscriber list, a plain value: what each change does to the list it is handed, and what it hands back to be
+/// released after the lock. Which list it is handed (the round's, in place, or a copy) is the storage's decision,
+/// tested in `DeliveryStorageTests`.
 @Suite struct SubscriberListTests {
-  private typealias Harness = DeliveryHarness
-  private let me = ThreadIdentity.current
-  private let other = parkedThreadIdentity
+  final class Subscriber: Entry {
+    let name: String
 
-  @Test func cancelOnTheDeliveringThreadSkipsTheEntryForTheRestOfTheRound() {
-    var (harness, subscribers) = Harness.subscribed("a", "b")
-    _ = harness.send(1, from: me)
-    let change = harness.list.cancel(subscribers[1], from: me)
-    #expect(change.isChanged)
+    init(_ name: String) {
+      self.name = name
+      super.init(route: .handler)
+    }
+  }
+
+  /// A list with `names` subscribed, in order, and the list of entries it was handed.
+  private static func subscribed(_ names: String...) -> (SubscriberList, EntryList, [Subscriber]) {
+    var list = SubscriberList()
+    list.membershipObserver = {}
+    var entries = EntryList()
+    let subscribers = names.map(Subscriber.init)
+    for subscriber in subscribers {
+      _ = list.add(subscriber, at: CallSite(), to: &entries)
+    }
+    return (list, entries, subscribers)
+  }
+
+  private static func names(_ entries: EntryList) -> [String] {
+    entries.map { ($0 as? Subscriber)?.name ?? "-" }
+  }
+
+  @Test func addingAppendsInOrderNumbersTheSlotAndReportsTheChange() {
+    var (list, entries, subscribers) = Self.subscribed("a", "b")
+    let c = Subscriber("c")
+    let change = list.add(c, at: CallSite(fileID: #fileID, line: 7), to: &entries)
+    #expect(change.membershipObserver != nil)
+    #expect(Self.names(entries) == ["a", "b", "c"])
+    #expect([subscribers[0], subscribers[1], c].map(\.slot) == [0, 1, 2])
+    #expect(list.count == 3)
+    #expect(list.callSites.site(c.callSite) == CallSite(fileID: #fileID, line: 7))
+  }
+
+  @Test func removingLeavesAHoleKeepsTheEntryForTheCallerAndReportsTheChange() {
+    var (list, entries, subscribers) = Self.subscribed("a", "b", "c")
+    let change = list.remove(subscribers[1], from: &entries)
     #expect(change.removed === subscribers[1])
-    let isSkipped = subscribers[1].isSkipped(DeliveryHolder(thread: me))
-    #expect(isSkipped)
+    #expect(change.membershipObserver != nil)
     #expect(subscribers[1].isRemoved)
-    #expect(harness.list.count == 1)
+    #expect(Self.names(entries) == ["a", "-", "c"])
+    #expect(list.count == 2)
   }
 
-  @Test func cancelFromAnotherThreadDuringARoundDoesNotTouchTheRoundFlags() {
-    var (harness, subscribers) = Harness.subscribed("a", "b")
-    _ = harness.send(1, from: me)
-    #expect(harness.list.cancel(subscribers[0], from: other).isChanged)
-    #expect(!subscribers[0].holderOnlySkipped, "only the delivering thread reads and writes the round flags")
-    #expect(subscribers[0].isRemoved)
-  }
-
-  @Test func cancellingTwiceChangesNothingTheSecondTime() {
-    var (harness, subscribers) = Harness.subscribed("a")
-    #expect(harness.list.cancel(subscribers[0], from: me).isChanged)
-    let again = harness.list.cancel(subscribers[0], from: me)
-    #expect(!again.isChanged)
+  @Test func removingTwiceChangesNothingTheSecondTime() {
+    var (list, entries, subscribers) = Self.subscribed("a")
+    _ = list.remove(subscribers[0], from: &entries)
+    let again = list.remove(subscribers[0], from: &entries)
     #expect(again.removed == nil)
-    #expect(harness.list.count == 0)
+    #expect(again.membershipObserver == nil)
+    #expect(list.count == 0)
   }
 
   @Test func removedSlotsAreCompactedOnceTheyOutnumberLiveOnes() {
     var list = SubscriberList()
-    let subscribers = (0..<40).map { Harness.Subscriber("\($0)") }
+    var entries = EntryList()
+    let subscribers = (0..<40).map { Subscriber("\($0)") }
     for subscriber in subscribers {
-      _ = list.add(subscriber, at: CallSite())
+      _ = list.add(subscriber, at: CallSite(), to: &entries)
     }
     for subscriber in subscribers.prefix(21) {
-      _ = list.cancel(subscriber, from: me)
+      _ = list.remove(subscriber, from: &entries)
     }
-    #expect(list.entries.count == 19, "compacted: only live entries are left")
-    #expect(list.entries.enumerated().allSatisfy { index, entry in entry?.slot == Int32(index) })
-    #expect(Harness.names(list.entries).first == "21")
+    #expect(entries.count == 19, "compacted: only live entries are left")
+    #expect(entries.enumerated().allSatisfy { index, entry in entry?.slot == Int32(index) })
+    #expect(Self.names(entries).first == "21")
   }
 
   @Test func subscribingAsTheListDoublesAsksForAPruneOnce() {
     var list = SubscriberList()
+    var entries = EntryList()
     var prunes: [Int] = []
     for index in 1...SubscriberList.minimumPruneThreshold * 2 {
-      if list.add(Harness.Subscriber("\(index)"), at: CallSite()).shouldPrune {
+      if list.add(Subscriber("\(index)"), at: CallSite(), to: &entries).shouldPrune {
         prunes.append(index)
       }
     }
     #expect(prunes == [SubscriberList.minimumPruneThreshold, SubscriberList.minimumPruneThreshold * 2])
   }
 
-  @Test func removingDeadEntriesReportsOnlyWhenOneWasStillThere() {
-    var (harness, subscribers) = Harness.subscribed("a", "b")
-    #expect(harness.list.removeDead([subscribers[0]]).isChanged)
-    #expect(!harness.list.removeDead([subscribers[0]]).isChanged)
-    #expect(harness.list.count == 1)
-  }
-
-  // MARK: The round's list and the lock-free send
-
-  @Test func changesOnAnIdleOutputAreMadeInPlaceAndLeaveTheLatchFree() {
-    var (harness, subscribers) = Harness.subscribed("a", "b", "c")
-    _ = harness.list.cancel(subscribers[1], from: other)
-    #expect(harness.roundNames == ["a", "-", "c"])
-    #expect(harness.currentNames == ["a", "-", "c"])
-    #expect(harness.list.latch.claims(for: me), "nothing is left pending or blocking a claim")
-  }
-
-  @Test func aSubscriberAddedWhileALockFreeSendDeliversWaitsForTheRoundToEnd() {
-    var (harness, _) = Harness.subscribed("a")
-    let latch = harness.list.latch
-    #expect(latch.claims(for: me), "a send claims the delivery with no lock")
-    _ = harness.list.add(Harness.Subscriber("b"), at: CallSite())
-    #expect(harness.roundNames == ["a"], "the round's list is frozen")
-    #expect(harness.currentNames == ["a", "b"], "counting sees the change at once")
-    #expect(!latch.releases(by: me), "the holder must install the changed list")
-    let next = harness.finishRound(by: me)
-    #expect(next.isIdle)
-    #expect(harness.roundNames == ["a", "b"])
-    #expect(next.change.retired.map(Harness.names) == ["a"], "the old list is released with no lock held")
-    #expect(!harness.list.isDelivering)
-  }
-
-  @Test func aDeadEntryOfARoundWhoseListWasReplacedIsRemovedFromTheNewList() {
-    var (harness, subscribers) = Harness.subscribed("a", "b")
-    #expect(harness.list.latch.claims(for: me))
-    _ = harness.list.add(Harness.Subscriber("c"), at: CallSite())
-    subscribers[0].markDead(DeliveryHolder(thread: me))
-    let next = harness.finishRound(deadFound: true, by: me)
-    #expect(next.isIdle)
-    #expect(harness.roundNames == ["-", "b", "c"])
-    #expect(next.change.retired.map(Harness.names) == ["a", "b"], "the replaced list keeps the dead entry")
-    #expect(subscribers[0].isRemoved)
-    #expect(harness.list.count == 2)
-  }
-
-  @Test func changesMadeTwiceInOneRoundAreBothInstalled() {
-    var (harness, subscribers) = Harness.subscribed("a", "b")
-    #expect(harness.list.latch.claims(for: me))
-    _ = harness.list.add(Harness.Subscriber("c"), at: CallSite())
-    _ = harness.list.cancel(subscribers[1], from: other)
-    _ = harness.list.add(Harness.Subscriber("d"), at: CallSite())
-    #expect(harness.roundNames == ["a", "b"])
-    _ = harness.finishRound(by: me)
-    #expect(harness.roundNames == ["a", "-", "c", "d"])
-    let slotsMatch = harness.list.entries.enumerated().allSatisfy { index, entry in
-      entry.map { $0.slot == Int32(index) } ?? true
-    }
-    #expect(slotsMatch)
-  }
-
-  /// A dead entry found by a lock-free round is removed from the round's list in place. The list the round read is
-  /// kept by the change, so the entry, its handler and the handler's captures are released by the caller, after
-  /// unlocking, and not by the removal under the lock.
-  @Test func aDeadEntryRemovedInPlaceIsReleasedOnlyWhenTheCallerDropsTheChange() {
-    var (harness, _) = Harness.subscribed("a")
-    weak var weakDead: Harness.Subscriber?
-    do {
-      let dead = Harness.Subscriber("dead")
-      weakDead = dead
-      _ = harness.list.add(dead, at: CallSite())
-      dead.markDead(DeliveryHolder(thread: me))
-    }
-    #expect(harness.list.latch.claims(for: me))
-    var step = harness.finishRound(deadFound: true, by: me)
-    #expect(harness.roundNames == ["a", "-"])
-    #expect(step.change.isChanged)
-    #expect(weakDead != nil, "the change is the dead entry's last owner")
-    step = DeliveryHarness.Step(.idle)
-    #expect(weakDead == nil)
+  @Test func removingDeadEntriesReportsOnlyWhenOneWasStillThereAndKeepsThemForTheCaller() {
+    var (list, entries, subscribers) = Self.subscribed("a", "b")
+    let first = list.removeDead([subscribers[0]], from: &entries)
+    #expect(first.membershipObserver != nil)
+    #expect(first.removedDead?.count == 1)
+    #expect(list.removeDead([subscribers[0]], from: &entries).membershipObserver == nil)
+    #expect(list.count == 1)
+    #expect(Self.names(entries) == ["-", "b"])
   }
 }
 
@@ -158,3 +112,6 @@ import Testing
     #expect(table.id(for: CallSite(fileID: "Other/File.swift", line: 1)) == UInt32(sites.count))
   }
 }
+
+// The name is immutable; the rest is the base entry's.
+extension SubscriberListTests.Subscriber: @unchecked Sendable {}

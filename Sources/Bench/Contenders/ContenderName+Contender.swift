@@ -1,4 +1,5 @@
 import BenchHarness
+import EventBus
 
 extension ContenderName {
   /// A new contender of a same-thread scenario with `responderCount` responders, none subscribed yet.
@@ -20,8 +21,10 @@ extension ContenderName {
       } else {
         preconditionFailure("\(name) needs NotificationCenter.MainActorMessage (macOS 26, iOS 26)")
       }
-    case .mainQueueAsync, .asyncStream, .asyncMessage:
+    case .mainQueueAsync, .asyncStream, .asyncMessage, .outputBounded:
       preconditionFailure("\(name) takes part only in the scenarios that send from another thread")
+    case .unbounded, .newest100, .oldest100, .latest:
+      preconditionFailure("\(name) takes part only in the overload scenarios")
     }
   }
 
@@ -30,6 +33,8 @@ extension ContenderName {
   func makeMainActorContender(responders: [MainActorResponder]) -> any MainActorContender {
     switch self {
     case .output: OutputOnMainContender(responders: responders)
+    case .outputBounded:
+      OutputOnMainContender(responders: responders, context: .main(bufferingPolicy: Self.outputBoundedPolicy))
     case .mainQueueAsync: MainQueueAsyncContender(responders: responders)
     case .asyncStream: AsyncStreamContender(responders: responders)
     case .mainActorMessage:
@@ -54,6 +59,21 @@ extension ContenderName {
         preconditionFailure("\(name) needs NotificationCenter.AsyncMessage (macOS 26, iOS 26)")
       }
     default: preconditionFailure("\(name) takes no part in the actor scenario")
+    }
+  }
+
+  /// The policy of `output-bounded`: room for ten bursts, so a burst, which is delivered before the next is sent,
+  /// never drops an event, and the figure is what the bounded path costs a delivery.
+  static let outputBoundedPolicy = DeliveryContext.BufferingPolicy.bufferingNewest(1_000)
+
+  /// The buffering policy an overload contender subscribes with; `nil` for the other contenders.
+  var overloadPolicy: DeliveryContext.BufferingPolicy? {
+    switch self {
+    case .unbounded: .unbounded
+    case .newest100: .bufferingNewest(OverloadScenario.bound)
+    case .oldest100: .bufferingOldest(OverloadScenario.bound)
+    case .latest: .latest
+    default: nil
     }
   }
 

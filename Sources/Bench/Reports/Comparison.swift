@@ -66,6 +66,8 @@ struct Comparison {
     case reference = "reference"
     /// Looked like a regression, but a new measurement did not confirm it.
     case unconfirmed = "noise (not confirmed)"
+    /// A figure that describes its run rather than ranks it (``Metric/isLowerBetter``): not judged.
+    case notJudged = "not judged"
   }
 
   /// How many times a regression is measured again before it is reported.
@@ -93,13 +95,17 @@ struct Comparison {
   }
 
   /// Compares every figure of `current` with the figure of `baseline` for the same scenario, contender, N and
-  /// metric. Every metric is better when lower.
+  /// metric. Every metric it judges is better when lower; the figures that describe a run rather than rank it, the
+  /// overload scenarios', are marked `not judged`.
   init(current: BenchReport, baseline: BenchReport) {
     let old = Dictionary(baseline.results.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     let new = Dictionary(current.results.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     oldRows = old
     entries = current.results.map { row in
       guard let oldRow = old[row.key] else { return Entry(row: row, old: nil, verdict: .new) }
+      if let metric = Metric(rawValue: row.metric), !metric.isLowerBetter {
+        return Entry(row: row, old: oldRow, verdict: .notJudged)
+      }
       if row.contender == Scenario(rawValue: row.scenario)?.reference?.name {
         return Entry(row: row, old: oldRow, verdict: .reference)
       }

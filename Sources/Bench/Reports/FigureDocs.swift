@@ -168,8 +168,7 @@ enum FigureDocs {
     let peerRows = region.includesPeers ? select(peers?.results ?? []) : []
     var rows = measured + peerRows
     let base = TableReport.base(of: measured)
-    let words = Metric(rawValue: metric)?.description ?? metric
-    var caption = "\(words), lower is better"
+    var caption = TableReport.words(of: metric)
     let summary = known.map { known in Metric(rawValue: metric).map { known.summary(of: $0) } ?? known.summary }
     caption += summary.map { ": \($0)." } ?? "."
     let isAbsolute = base == nil || results.machine != nil

@@ -128,7 +128,8 @@ enum SVGChart {
       "#332288", "#AA4499", "#888888", "#CC6677", "#117733", "#88CCEE", "#DDCC77",
     ]
     private static let libraryContenders: Set = [
-      ContenderName.output.name, ContenderName.outputToken.name, ContenderName.broadcaster.name,
+      ContenderName.output.name, ContenderName.outputBounded.name, ContenderName.outputToken.name,
+      ContenderName.broadcaster.name,
     ]
 
     init(_ series: Series, index: Int) {

@@ -20,12 +20,16 @@ enum TableReport {
     text += (report.machine.map { "; \($0)" } ?? "") + "\n"
     for scenario in orderedUnique(report.results.map(\.scenario)) {
       let rows = report.results.filter { $0.scenario == scenario }
-      for metric in orderedUnique(rows.map(\.metric)) {
+      for (index, metric) in orderedUnique(rows.map(\.metric)).enumerated() {
         let figures = rows.filter { $0.metric == metric }
         let base = base(of: figures)
         text += "\n" + heading(scenario: scenario, metric: metric, base: base) + "\n\n"
         text += table(figures, base: base) + "\n"
         if let verdict = TableVerdict(figures) {
+          text += verdict.description + "\n"
+        }
+        // Under the scenario's first table: it speaks of two of its figures.
+        if index == 0, let verdict = OverloadVerdict(rows) {
           text += verdict.description + "\n"
         }
       }
@@ -46,13 +50,18 @@ enum TableReport {
   /// What a table shows and, when it has ratios, what they are against.
   static func heading(scenario: String, metric: String, base: String?) -> String {
     let known = Scenario(rawValue: scenario)
-    let words = Metric(rawValue: metric)?.description ?? metric
     let summary = known.map { known in Metric(rawValue: metric).map { known.summary(of: $0) } ?? known.summary }
-    var heading = "\(scenario): \(words), lower is better" + (summary.map { " (\($0))" } ?? "")
+    var heading = "\(scenario): \(words(of: metric))" + (summary.map { " (\($0))" } ?? "")
     if let base {
       heading += "\nIn brackets: each figure ÷ \(base)'s at the same N."
     }
     return heading
+  }
+
+  /// A metric's heading words, and `lower is better` where a lower figure is a better one (``Metric/isLowerBetter``).
+  static func words(of metric: String) -> String {
+    guard let known = Metric(rawValue: metric) else { return metric + ", lower is better" }
+    return known.description + (known.isLowerBetter ? ", lower is better" : "")
   }
 
   /// The contender a table's ratios are against: its scenario's reference contender, or the first contender when the
@@ -80,7 +89,8 @@ enum TableReport {
         let number =
           row.unit == ratioUnit
           ? FigureFormat.ratio(row.value)
-          : FigureFormat.number(row.value, isCount: row.unit == Metric.subscriptions.unit)
+          : Metric(rawValue: row.metric)?.formatted(row.value)
+            ?? FigureFormat.number(row.value, isCount: row.unit == Metric.subscriptions.unit)
         guard base != nil else { return number }
         guard let baseValue else { return "\(number) (–)" }
         let ratio = baseValue > 0 ? row.value / baseValue : (row.value == 0 ? 1 : .infinity)

@@ -21,13 +21,14 @@ struct TableVerdict: CustomStringConvertible {
 
   /// This library's contenders, the first one present being the one a verdict speaks for.
   static let library: [ContenderName] = [.output, .broadcaster]
-  private static let notRivals: Set<ContenderName> = [.output, .outputToken, .broadcaster, .directCall]
+  private static let notRivals: Set<ContenderName> = [.output, .outputBounded, .outputToken, .broadcaster, .directCall]
 
   /// The verdict on the figures of one scenario and metric; `nil` when they lack this library's contender, a rival
-  /// at the same N, or figures above zero.
+  /// at the same N, or figures above zero, and for figures that describe a run rather than rank it (the overload
+  /// scenarios', whose verdict is ``OverloadVerdict``).
   init?(_ rows: [ResultRow]) {
     guard let first = rows.first, let scenario = Scenario(rawValue: first.scenario),
-      let metric = Metric(rawValue: first.metric)
+      let metric = Metric(rawValue: first.metric), metric.isLowerBetter
     else { return nil }
     let present = Set(rows.map(\.contender))
     guard let library = Self.library.first(where: { present.contains($0.name) }) else { return nil }
@@ -60,6 +61,9 @@ struct TableVerdict: CustomStringConvertible {
       return comparison(better: "less memory per subscriber than", worse: "more memory per subscriber than", at: at)
     case .nanosecondsPerDelivery, .nanosecondsPerCycle:
       return comparison(better: "faster than", worse: "slower than", at: at)
+    case .peakHeapBytes, .peakWaiting, .sent, .delivered, .dropped:
+      // Never made (see `init`); the overload scenarios have a verdict of their own.
+      return "\(contender): \(FigureFormat.number(value)), \(rival): \(FigureFormat.number(rivalValue)), \(at)"
     }
   }
 

@@ -31,7 +31,7 @@ package struct LockedState<State: ~Copyable> {
   ///
   /// Never call user code from `body`: decide under the lock, act after it (G8).
   @inlinable @inline(__always)
-  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  package func withLock<Result: ~Copyable>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try storage.withLock(body)
   }
 }
@@ -57,7 +57,7 @@ extension LockedState where State: ~Copyable {
     }
 
     @inlinable @inline(__always)
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    func withLock<Result: ~Copyable>(_ body: (inout State) throws -> Result) rethrows -> Result {
       PlatformLock.lock(lock)
       defer { PlatformLock.unlock(lock) }
       return try body(&state.pointee)

@@ -1,29 +1,10 @@
 import Dispatch
 
-/// Answers "is the caller on the main queue?", which is what `.main` delivery needs to know before it runs a
-/// `@MainActor` handler inline.
-///
-/// `Thread.isMainThread` is the wrong question: under Swift concurrency on Linux, and inside Swift Testing, the main
-/// actor's jobs run on the main queue but on another thread once the process's first thread has given the main queue
-/// away (`dispatchMain()`, the first suspension of an async `main`). A queue-specific value set on the main queue is
-/// seen by every block the main queue runs, on whatever thread, including the main actor's jobs, and by the process's
-/// first thread, which libdispatch counts as the main queue until it gives it away. On Apple platforms the main queue
-/// always runs on the main thread, so the answer is the same as `Thread.isMainThread` there.
+/// The main queue as `.main` delivery sees it: whether the caller is on it, and a `@MainActor` handler made callable
+/// from the lane that runs it there.
 enum MainQueue {
-  private static let key = DispatchSpecificKey<Bool>()
-
-  /// Set once, the first time anyone asks. `setSpecific` is thread-safe.
-  private static let isMarked: Bool = {
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return true
-  }()
-
-  /// Whether the calling code runs on the main queue (a block of the main queue, a main-actor job, or the process's
-  /// first thread before it gave the main queue away), or on a queue that targets it.
-  static var isCurrent: Bool {
-    guard isMarked else { return false }
-    return DispatchQueue.getSpecific(key: key) == true
-  }
+  /// Whether the calling code runs on the main queue: ``isOnMainQueue()``, which the lane asks itself.
+  static var isCurrent: Bool { isOnMainQueue() }
 }
 
 extension MainQueue {

@@ -35,6 +35,16 @@ struct RingBuffer<Element> {
     return dropped
   }
 
+  /// Changes the first element in place.
+  ///
+  /// - Precondition: The buffer is not empty.
+  mutating func modifyFirst(_ body: (inout Element) -> Void) {
+    precondition(count > 0, "modifyFirst on an empty buffer")
+    var element = storage[head].take().unsafelyUnwrapped
+    body(&element)
+    storage[head] = element
+  }
+
   @inlinable
   mutating func popFirst() -> Element? {
     guard count > 0 else { return nil }

@@ -1,24 +1,34 @@
+import CEventBusAtomics
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Which thread holds an output's delivery: one word that a `send` claims and lets go with one compare-and-swap each
 /// and no lock.
 ///
 /// A `send` that finds the output idle and nothing to record (no replay window, no trace) claims the word, delivers
-/// to the round's entries (``RoundEntries``), and lets the word go, all with no lock: two atomic operations in all,
-/// where the output's lock costs two for each of the two times a send would take it. Everything else goes through
-/// the lock, and the word tells the lock holders what they may do:
+/// to the round's entries (``RoundList``), and lets the word go, all with no lock: two atomic operations in all, where
+/// the output's lock costs two for each of the two times a send would take it. Everything else goes through the lock,
+/// and the word tells the lock holders what they may do:
 ///
 /// - `0`: idle. A lock holder that changes the subscriber list marks the word ``changingEntries`` first, so that no
 ///   `send` claims it meanwhile, and changes the list in place.
 /// - a thread's bits: that thread holds the delivery and reads the round's entries with no lock. They are frozen: a
-///   lock holder that changes the subscriber list makes its change on a copy (``SubscriberList``).
-/// - a thread's bits with ``workQueued`` set: as above, and a lock holder queued an event, a replay or a changed list.
-///   The holder's lock-free release then fails, so it takes the lock and picks the work up.
+///   lock holder that changes the subscriber list makes its change on a copy (``SubscriberList/changedEntries``).
+/// - a thread's bits with ``workQueued`` set: as above, and a lock holder queued an event, a replay, a wait or a
+///   changed list. The holder's lock-free release then fails, so it takes the lock and picks the work up.
 ///
-/// Only two parties touch the word: `Output.send`, with no lock, and the ``SubscriberList``, under the output's lock.
+/// Only ``DeliveryStorage`` touches the word: its lock-free `send`, and its locked steps.
 ///
 /// A thread's bits are its `pthread_t`: on glibc, musl and Darwin the address of the thread's descriptor, aligned,
 /// so its two low bits are free for the flags.
 @usableFromInline
-final class DeliveryLatch {
+struct DeliveryLatch: ~Copyable {
   /// The holder must take the lock before letting go: something was queued or changed for it.
   @usableFromInline static let workQueued: UInt = 1
   /// A lock holder is changing the subscriber list in place; nobody may claim the delivery.
@@ -27,8 +37,12 @@ final class DeliveryLatch {
 
   /// Who holds the delivery, and the flags above.
   @usableFromInline let word = AtomicWord()
-  /// Non-zero when a `send` must take the lock (``sendNeedsLock``).
+  /// Why a `send` must take the lock (``sendNeedsLock``): ``replayWindowReason``, ``traceReason``, or neither.
   @usableFromInline let reasonsToLock = AtomicWord()
+  /// The output keeps a replay window, which every send records under the lock.
+  static let replayWindowReason: UInt = 1
+  /// A trace hook is set, which every send reads under the lock.
+  static let traceReason: UInt = 2
 
   @usableFromInline
   init() {}
@@ -44,7 +58,8 @@ final class DeliveryLatch {
 
   // MARK: With no lock
 
-  /// Whether a `send` must take the lock: a trace hook is set. Set and cleared under the output's lock.
+  /// Whether a `send` must take the lock: the output keeps a replay window, or a trace hook is set. Set under the
+  /// output's lock, or before the output is shared.
   @inlinable @inline(__always)
   var sendNeedsLock: Bool {
     reasonsToLock.load() != 0
@@ -55,7 +70,7 @@ final class DeliveryLatch {
   func tryClaim(for thread: ThreadIdentity) -> DeliveryHolder? {
     var expected: UInt = 0
     guard word.compareExchange(expected: &expected, desired: Self.bits(of: thread)) else { return nil }
-    return DeliveryHolder(thread: thread)
+    return DeliveryHolder(claimed: thread)
   }
 
   /// Lets go of the delivery `holder` holds, unless work was queued for it: then returns `false` and the holder takes
@@ -75,22 +90,21 @@ final class DeliveryLatch {
 
   /// Whether `thread` holds the delivery. Exact for the calling thread: only it can make itself the holder or stop
   /// being one.
-  @usableFromInline
   func isHeld(by thread: ThreadIdentity) -> Bool {
     word.load() & ~Self.flags == Self.bits(of: thread)
   }
 
   /// The holder, if `thread`, the caller, holds the delivery: a handler that cancels on the delivering thread.
   func holder(ifHeldBy thread: ThreadIdentity) -> DeliveryHolder? {
-    isHeld(by: thread) ? DeliveryHolder(thread: thread) : nil
+    isHeld(by: thread) ? DeliveryHolder(claimed: thread) : nil
   }
 
-  /// Claims the delivery for `thread` if nobody holds it and returns `true`; otherwise marks work queued for the
-  /// holder, which then cannot let go before it takes the lock, and returns `false`. Under the lock, with the work
+  /// Claims the delivery for `thread` if nobody holds it and returns the holder; otherwise marks work queued for the
+  /// holder, which then cannot let go before it takes the lock, and returns `nil`. Under the lock, with the work
   /// queued before the lock is released.
   @usableFromInline
-  func claimOrMarkWorkQueued(for thread: ThreadIdentity) -> Bool {
-    takeIdleOrMarkWorkQueued(settingTo: Self.bits(of: thread))
+  func claimOrMarkWorkQueued(for thread: ThreadIdentity) -> DeliveryHolder? {
+    takeIdleOrMarkWorkQueued(settingTo: Self.bits(of: thread)) ? DeliveryHolder(claimed: thread) : nil
   }
 
   /// Marks work queued for the holder if a thread holds the delivery, which then cannot let go before it takes the
@@ -139,19 +153,125 @@ final class DeliveryLatch {
     word.store(0)
   }
 
-  /// The holder, under the lock, after it picked up the work queued for it: keeps the delivery for one more round, which
-  /// it also ends under the lock, or lets go. Nobody else changes the word while the holder has the lock: a claim
-  /// fails on a held word, and every other change is made under the lock.
+  /// The holder, under the lock, at the end of a round: keeps the delivery for one more round, which it also ends under
+  /// the lock, or lets go, after which the caller drops the holder. Nobody else changes the word while the holder has
+  /// the lock: a claim fails on a held word, and every other change is made under the lock.
   @usableFromInline
-  func settle(holder thread: ThreadIdentity, keeping: Bool) {
-    word.store(keeping ? Self.bits(of: thread) : 0)
+  func settle(_ holder: borrowing DeliveryHolder, keeping: Bool) {
+    word.store(keeping ? Self.bits(of: holder.thread) : 0)
   }
 
-  /// Records whether a `send` must take the lock. Under the lock.
-  func setSendNeedsLock(_ needsLock: Bool) {
-    reasonsToLock.store(needsLock ? 1 : 0)
+  /// Records that every `send` must take the lock for `reason`, or, if not `needsLock`, no longer for it. Under the
+  /// lock, or before the output is shared.
+  func setSendNeedsLock(_ needsLock: Bool, for reason: UInt) {
+    let reasons = reasonsToLock.load()
+    reasonsToLock.store(needsLock ? reasons | reason : reasons & ~reason)
   }
 }
 
-// The words are changed only by the atomic operations above, each documented with who may call it.
+/// The calling thread holds an output's delivery: a value the compiler tracks, made only by a successful claim of the
+/// latch, and gone once the latch is let go.
+///
+/// What only the holder may read or write, the round's skipped and dead entries and its lanes' places in the list
+/// (``RoundList``), is reached only through methods that take one, so code that does not hold the delivery has nothing
+/// to pass them and does not compile. It is noncopyable and not `Sendable`: it cannot be kept past the release, nor
+/// handed to another thread. It is one word, passed in a register: holding it costs nothing.
+///
+/// Made in this file only, by ``DeliveryLatch/tryClaim(for:)`` (the lock-free send),
+/// ``DeliveryLatch/claimOrMarkWorkQueued(for:)`` (a locked send or subscribe that found the output idle) and
+/// ``DeliveryLatch/holder(ifHeldBy:)`` (a cancel made by the holder itself, from a handler). `HolderTests` fail when
+/// any other file of the module or its tests makes one.
+@usableFromInline
+struct DeliveryHolder: ~Copyable {
+  @usableFromInline let thread: ThreadIdentity
+
+  /// Called only above, where a claim succeeded or the latch names `thread`; the initialiser is internal only because
+  /// the lock-free claim is inlined into the caller's module.
+  @inlinable @inline(__always)
+  init(claimed thread: ThreadIdentity) {
+    self.thread = thread
+  }
+}
+
+// A holder belongs to the thread that claimed the delivery.
+@available(*, unavailable)
+extension DeliveryHolder: Sendable {}
+
+/// One machine word that threads share with no lock, read and written only atomically: the latch's, a queued
+/// subscription's "cancelled", the early-release check's flag.
+///
+/// Invariant, upheld here alone: the word lives in memory of its own, allocated by `init` and freed by `deinit`, so its
+/// address is fixed for its whole life, which the atomic operations need; the address of a class's stored property is
+/// not something the language promises to keep. The value owns that memory and is noncopyable: it cannot be copied
+/// out of its owner and outlive it. `AtomicWordTests` run under ThreadSanitizer and AddressSanitizer in CI.
+///
+/// Swift's own `Atomic` would do, but needs iOS 18 and macOS 15, above the package's minimums; the operations are the
+/// compiler's builtins (`CEventBusAtomics`), inlined, and ThreadSanitizer sees their ordering.
+@usableFromInline
+struct AtomicWord: ~Copyable {
+  @usableFromInline let address: UnsafeMutablePointer<UInt>
+
+  @usableFromInline
+  init(_ value: UInt = 0) {
+    address = .allocate(capacity: 1)
+    address.initialize(to: value)
+  }
+
+  deinit {
+    address.deinitialize(count: 1)
+    address.deallocate()
+  }
+
+  /// The value; later reads and writes of the calling thread are not moved before it (acquire).
+  @inlinable @inline(__always)
+  func load() -> UInt {
+    eventbus_atomic_load_acquire(address)
+  }
+
+  /// Stores `value`; earlier reads and writes of the calling thread are not moved after it (release).
+  @inlinable @inline(__always)
+  func store(_ value: UInt) {
+    eventbus_atomic_store_release(address, value)
+  }
+
+  /// Stores `value` and returns the value it replaced (acquire and release).
+  @inlinable @inline(__always)
+  func exchange(_ value: UInt) -> UInt {
+    eventbus_atomic_exchange(address, value)
+  }
+
+  /// Stores `desired` if the value is `expected`, and returns `true`; otherwise writes the value found to `expected`
+  /// and returns `false` (acquire and release on success, acquire on failure).
+  @inlinable @inline(__always)
+  func compareExchange(expected: inout UInt, desired: UInt) -> Bool {
+    eventbus_atomic_compare_exchange(address, &expected, desired)
+  }
+}
+
+// The word is read and written only through the atomic operations above.
+extension AtomicWord: @unchecked Sendable {}
 extension DeliveryLatch: @unchecked Sendable {}
+
+/// The identity of a thread, used to ask "is the caller the thread that is delivering right now?".
+@usableFromInline
+package struct ThreadIdentity: Equatable {
+  @usableFromInline let thread: pthread_t
+
+  @usableFromInline
+  init(thread: pthread_t) {
+    self.thread = thread
+  }
+
+  /// The calling thread.
+  @inlinable
+  package static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
+
+  @inlinable
+  package static func == (lhs: ThreadIdentity, rhs: ThreadIdentity) -> Bool {
+    pthread_equal(lhs.thread, rhs.thread) != 0
+  }
+}
+
+// On Darwin `pthread_t` is a pointer. It is only ever compared with `pthread_equal`, never dereferenced, so sharing
+// it between threads is safe.
+extension ThreadIdentity: @unchecked Sendable {}

@@ -1,181 +1,231 @@
-/// An output's events: what is queued for the thread that holds the delivery, and the replay window. Decided under
-/// the output's lock and carried out by the caller with no lock held, as `ConnectionStateMachine` does for a
-/// broadcaster.
+/// What an output's delivery does next: which events, replay windows and waits are queued for the thread that holds
+/// the delivery, and what that thread takes next. Decided under the output's lock, carried out by ``DeliveryStorage``
+/// after unlocking, as swift-async-algorithms' channel machines do.
 ///
 /// One thread at a time *holds the delivery*: the first `send` (or the first `subscribe` with events to replay) that
-/// finds the output idle. It delivers with no lock held, reports the end of the round
-/// (``finishRound(deadFound:holder:subscribers:)``) and carries out the step that returns, the next queued event or
-/// replay window, until it is `.idle`. Every other `send` meanwhile only queues its event, so events reach
-/// subscribers one at a time, in order, with constant stack depth for sends from inside a handler (G2, G3).
+/// finds the output idle. It delivers with no lock held, reports the end of the round (``finishRound()``) and carries
+/// out the next action, until it is told to release. Every other `send` meanwhile only queues its event, so events
+/// reach subscribers one at a time, in order, with constant stack depth for sends from inside a handler (G2, G3).
 ///
-/// The machine decides and never calls out, as swift-async-algorithms' channel machines do: a transition takes its
-/// inputs (whether the caller claimed the delivery, the subscriber list) and returns one ``Step``, the action and what
-/// the caller must release; every effect on the latch is the caller's (``DeliverySteps``), under the same lock. It
-/// holds no user code, so every transition is unit-tested on its own. An output's common `send` claims and releases
-/// the latch with no lock and never reaches the machine.
+/// The machine decides and never calls out: it holds no user code and no lock, touches neither the latch nor the
+/// list, and each transition takes its inputs (whether the caller claimed the delivery) and returns one action, which
+/// carries everything the transition took out of the state for the caller to drop after unlocking. So every transition
+/// is tested with values alone (`DeliveryStateMachineTests`).
+///
+/// An output's common `send` claims and releases the delivery with no lock and never reaches the machine: its state
+/// `.idle` means that nothing is queued for a holder, not that nobody holds the delivery.
 @usableFromInline
-struct DeliveryStateMachine<Event> {
-  /// What the thread that holds the delivery does next.
+struct DeliveryStateMachine<Event: Sendable> {
+  /// What waits for the thread that holds the delivery, oldest first.
   @usableFromInline
-  enum Action {
-    /// Deliver this event to these entries (the list's ``SubscriberList/roundEntries``), then report
-    /// ``finishRound(deadFound:holder:subscribers:)``.
-    case deliver(Event, EntryList)
-    /// Hand a replay window to a subscriber that joined, then report ``finishReplay(to:deadFound:holder:subscribers:)``.
-    case replay(ContiguousArray<Event>, Entry)
-    /// Nothing to do: after `send`, another thread holds the delivery and will deliver the queued event; at the end
-    /// of a round, the queue is empty and the caller no longer holds the delivery.
-    case idle
+  struct Backlog {
+    /// Events sent while a thread held the delivery.
+    @usableFromInline var events = RingBuffer<Event>()
+    /// Replay windows of subscribers that joined while a thread held the delivery.
+    @usableFromInline var replays = RingBuffer<Replay>()
+    /// Calls of `Output.waitUntilDelivered()` waiting for the holder to deliver what was queued when they came.
+    @usableFromInline var waits = DeliveryWaitList()
+
+    @usableFromInline init() {}
   }
 
-  /// What every locked step returns: the action, and everything the step took out of the state. The caller carries
-  /// out the action and drops the step after unlocking, so no `deinit` (user code) runs under the lock.
-  @usableFromInline
-  struct Step {
-    @usableFromInline var action: Action
-    /// What the subscriber list released, and the membership observer to call.
-    @usableFromInline var change = SubscriberList.Change()
-    /// An event that left the replay window.
-    @usableFromInline var droppedEvent: Event?
-    /// Replay windows of subscribers cancelled before their turn.
-    @usableFromInline var droppedReplays: [Replay]?
-    /// The output's trace hook, which a `send` calls.
-    @usableFromInline var trace: (@Sendable (Event) -> Void)?
-    /// Whether the holder keeps the delivery for this step's action, or lets it go: set when a round or a replay
-    /// ended, for the caller to write to the latch (``DeliveryLatch/settle(holder:keeping:)``); `nil` otherwise.
-    @usableFromInline var keepsDelivery: Bool?
-    /// Waits for the holder that it has now passed (``waits``), for the caller to report after unlocking.
-    @usableFromInline var passedWaits: [DeliveryWait]?
-
-    @inlinable
-    init(_ action: Action) {
-      self.action = action
-    }
-  }
-
+  /// A replay window for a subscriber that joined: the events it receives before the live ones.
   @usableFromInline
   struct Replay {
     @usableFromInline var events: ContiguousArray<Event>
-    @usableFromInline var entry: Entry
+    @usableFromInline var entry: Output<Event>.EventEntry
   }
 
+  @usableFromInline
+  enum State {
+    /// Nothing is queued for a holder. A lock-free `send` may hold the delivery meanwhile; the machine never sees
+    /// its rounds. The backlog is empty, kept for its capacity.
+    case idle(Backlog)
+    /// A thread holds the delivery through a locked step, or work was queued for the holder: it takes the backlog,
+    /// one item at a time, before it releases.
+    case delivering(Backlog)
+    /// Only inside a transition, so the backlog is changed in place, never copied.
+    case transitioning
+  }
+
+  /// What a `send` on the locked path does next.
+  @usableFromInline
+  enum SendAction {
+    /// The sender claimed the delivery: deliver the event, then report ``finishRound()``. `evicted` left the replay
+    /// window.
+    case deliver(Event, evicted: Event?)
+    /// Another thread holds the delivery and will deliver the event, now queued.
+    case queued
+  }
+
+  /// What a subscribe to an output with a replay window does next.
+  @usableFromInline
+  enum SubscribeAction {
+    /// The subscriber claimed the delivery: hand it the window, then report ``finishRound()``.
+    case replay(ContiguousArray<Event>, to: Output<Event>.EventEntry)
+    /// Another thread holds the delivery and will hand the window over, now queued.
+    case queued
+  }
+
+  /// What the holder of the delivery does at the end of a round or a replay. Every case carries what the transition
+  /// took out of the state, for the caller to drop after unlocking.
+  @usableFromInline
+  enum FinishRoundAction {
+    /// Deliver the next queued event, then report ``finishRound()`` again.
+    case deliver(Event, Released)
+    /// Hand a queued replay window to its subscriber, then report ``finishRound()`` again.
+    case replay(ContiguousArray<Event>, to: Output<Event>.EventEntry, Released)
+    /// Nothing is queued: let the delivery go.
+    case release(Released)
+  }
+
+  /// What a call of `waitUntilDelivered()` does first.
+  enum WaitAction: Equatable {
+    /// Suspend until the holder has delivered what is queued for it now: the machine keeps the wait.
+    case waitForHolder
+    /// Nobody holds the delivery: everything sent has been handed to every subscriber.
+    case nothingToWaitFor
+  }
+
+  /// What a transition took out of the state: the caller drops it, and reports the waits, after unlocking.
+  @usableFromInline
+  struct Released {
+    /// Waits the holder has now passed, to resume.
+    @usableFromInline var passedWaits: [DeliveryWait]?
+    /// The event that left the replay window.
+    @usableFromInline var evicted: Event?
+    /// Replay windows of subscribers cancelled before their turn.
+    @usableFromInline var droppedReplays: [Replay]?
+
+    @usableFromInline init() {}
+  }
+
+  @usableFromInline private(set) var state = State.idle(Backlog())
   /// How many sent events a new subscriber receives first.
   @usableFromInline let replayCount: Int
-  /// Events sent during a round, oldest first.
-  @usableFromInline var pending = RingBuffer<Event>()
-  /// Replay windows of subscribers that joined during a round.
-  @usableFromInline var queuedReplays = RingBuffer<Replay>()
   /// The last `replayCount` events delivered.
-  @usableFromInline var replay = RingBuffer<Event>()
-  @usableFromInline var trace: (@Sendable (Event) -> Void)?
-  /// Calls of `Output.waitUntilDelivered()` waiting for the holder to deliver what was queued for it when they came.
-  @usableFromInline var waits = DeliveryWaitList()
+  @usableFromInline private(set) var replayWindow = RingBuffer<Event>()
 
   @usableFromInline
   init(replayCount: Int) {
     self.replayCount = Swift.max(0, replayCount)
   }
 
-  /// Events waiting for the delivering thread.
+  /// Events queued for the holder of the delivery.
   @inlinable
-  var pendingCount: Int { pending.count }
+  var pendingCount: Int {
+    switch state {
+    case .idle, .transitioning: 0
+    case .delivering(let backlog): backlog.events.count
+    }
+  }
 
-  // MARK: Sending
+  /// Calls of `waitUntilDelivered()` the machine keeps for the holder.
+  var waitCount: Int {
+    switch state {
+    case .idle(let backlog), .delivering(let backlog): backlog.waits.count
+    case .transitioning: 0
+    }
+  }
+
+  /// Whether a subscriber that joins now has a replay window to receive: then the caller claims the delivery, or
+  /// marks work queued for its holder, and reports which with ``subscribe(_:claimed:)``.
+  var hasReplayWindow: Bool { !replayWindow.isEmpty }
+
+  // MARK: Transitions
 
   /// An event was sent, on the path that takes the lock; `claimed` says whether the sender just claimed the delivery
-  /// (else it marked the work queued for the holder). `.deliver` makes the caller the holder of the delivery.
+  /// (else it marked work queued for the holder).
   @inlinable
-  mutating func send(_ event: Event, claimed: Bool, subscribers: borrowing SubscriberList) -> Step {
+  mutating func send(_ event: Event, claimed: Bool) -> SendAction {
+    var backlog = takeBacklog()
+    defer { state = .delivering(backlog) }
     guard claimed else {
-      pending.append(event)
-      var step = Step(.idle)
-      step.trace = trace
-      return step
+      backlog.events.append(event)
+      return .queued
     }
-    var step = Step(.deliver(event, subscribers.roundEntries))
-    step.droppedEvent = record(event)
-    step.trace = trace
-    return step
+    return .deliver(event, evicted: record(event))
   }
 
-  /// The holder of the delivery finished a round over the round's entries; `deadFound` says whether a responder was
-  /// found deinitialised.
+  /// `entry` joined an output with a replay window (``hasReplayWindow``); `claimed` says whether the caller claimed
+  /// the delivery, to hand the window over itself, or marked work queued for the holder.
+  mutating func subscribe(_ entry: Output<Event>.EventEntry, claimed: Bool) -> SubscribeAction {
+    var backlog = takeBacklog()
+    defer { state = .delivering(backlog) }
+    guard claimed else {
+      backlog.replays.append(Replay(events: replayWindow.elements, entry: entry))
+      return .queued
+    }
+    return .replay(replayWindow.elements, to: entry)
+  }
+
+  /// The holder of the delivery finished a round or a replay: it takes the next replay window of a subscriber still
+  /// there, or the next queued event, or releases the delivery.
   @inlinable
-  mutating func finishRound(
-    deadFound: Bool, holder: borrowing DeliveryHolder, subscribers: inout SubscriberList
-  ) -> Step {
-    next(after: subscribers.finishRound(deadFound: deadFound, holder: holder), subscribers: subscribers)
+  mutating func finishRound() -> FinishRoundAction {
+    var backlog = takeBacklog()
+    var released = Released()
+    if !backlog.replays.isEmpty, let replay = Self.nextReplay(in: &backlog, dropping: &released.droppedReplays) {
+      released.passedWaits = Self.passWaits(in: &backlog, takingAnother: true)
+      state = .delivering(backlog)
+      return .replay(replay.events, to: replay.entry, released)
+    }
+    guard let event = backlog.events.popFirst() else {
+      released.passedWaits = Self.passWaits(in: &backlog, takingAnother: false)
+      state = .idle(backlog)
+      return .release(released)
+    }
+    released.passedWaits = Self.passWaits(in: &backlog, takingAnother: true)
+    released.evicted = record(event)
+    state = .delivering(backlog)
+    return .deliver(event, released)
   }
 
-  /// The holder of the delivery handed a replay window to `entry`; `deadFound` says whether its responder was found
-  /// deinitialised.
-  @usableFromInline
-  mutating func finishReplay(
-    to entry: Entry, deadFound: Bool, holder: borrowing DeliveryHolder, subscribers: inout SubscriberList
-  ) -> Step {
-    // A dead entry is removed first, from the changed copy (the holder keeps the round's list frozen), and the copy
-    // is then installed with any change made meanwhile: a change left behind would outlive the delivery.
-    let removed = deadFound ? subscribers.remove(entry).removed : nil
-    var change = subscribers.finishRound(deadFound: false, holder: holder)
-    if removed != nil {
-      change.removed = removed
-      change.membershipObserver = subscribers.membershipObserver
-    }
-    return next(after: change, subscribers: subscribers)
+  /// A call of `waitUntilDelivered()` came; `isDelivering` says whether a thread holds the delivery, which the caller
+  /// has then marked, so that the holder reports ``finishRound()`` when its round ends.
+  mutating func wait(_ wait: DeliveryWait, isDelivering: Bool) -> WaitAction {
+    guard isDelivering else { return .nothingToWaitFor }
+    var backlog = takeBacklog()
+    backlog.waits.add(wait, behind: backlog.replays.count + backlog.events.count)
+    state = .delivering(backlog)
+    return .waitForHolder
   }
 
-  /// The next replay window or queued event for the holder of the delivery; `.idle` frees the delivery.
-  @inlinable
-  mutating func next(after change: SubscriberList.Change, subscribers: borrowing SubscriberList) -> Step {
-    var droppedReplays: [Replay]?
-    if !queuedReplays.isEmpty, let replay = nextReplay(dropping: &droppedReplays) {
-      var step = Step(.replay(replay.events, replay.entry))
-      step.keepsDelivery = true
-      step.change = change
-      step.droppedReplays = droppedReplays
-      step.passedWaits = passWaits(takingAnother: true)
-      return step
-    }
-    guard let event = pending.popFirst() else {
-      var step = Step(.idle)
-      step.keepsDelivery = false
-      step.change = change
-      step.droppedReplays = droppedReplays
-      step.passedWaits = passWaits(takingAnother: false)
-      return step
-    }
-    var step = Step(.deliver(event, subscribers.roundEntries))
-    step.keepsDelivery = true
-    step.change = change
-    step.droppedEvent = record(event)
-    step.droppedReplays = droppedReplays
-    step.passedWaits = passWaits(takingAnother: true)
-    return step
+  /// The task of `wait` was cancelled: the machine forgets it.
+  mutating func cancel(_ wait: DeliveryWait) {
+    var backlog = takeBacklog()
+    backlog.waits.remove(wait)
+    state = backlog.isEmpty ? .idle(backlog) : .delivering(backlog)
   }
 
-  /// The round or replay that ended was the item the waits were behind, and the holder takes another or stops.
+  // MARK: Helpers
+
+  /// Takes the backlog out of the state, which is `.transitioning` until the transition puts it back.
   @inlinable @inline(__always)
-  mutating func passWaits(takingAnother: Bool) -> [DeliveryWait]? {
-    waits.isEmpty ? nil : waits.advance(takingAnother: takingAnother)
+  mutating func takeBacklog() -> Backlog {
+    switch replacing(&state, with: .transitioning) {
+    case .idle(let backlog), .delivering(let backlog): backlog
+    case .transitioning: preconditionFailure("EventBus: a delivery transition began inside another")
+    }
   }
 
-  /// A call of `Output.waitUntilDelivered()` waits for the holder of the delivery, which the caller has marked: to
-  /// finish its round or replay, then the replay windows and events queued for it now.
-  mutating func wait(_ wait: DeliveryWait) {
-    waits.add(wait, behind: queuedReplays.count + pending.count)
+  /// The waits the holder passed by finishing the item they were behind, as it takes another or stops.
+  @inlinable @inline(__always)
+  static func passWaits(in backlog: inout Backlog, takingAnother: Bool) -> [DeliveryWait]? {
+    backlog.waits.isEmpty ? nil : backlog.waits.advance(takingAnother: takingAnother)
   }
 
   /// Adds `event`, about to be delivered, to the replay window; returns the event that left it.
   @inlinable
   mutating func record(_ event: Event) -> Event? {
     guard replayCount > 0 else { return nil }
-    return replay.append(event, keepingAtMost: replayCount)
+    return replayWindow.append(event, keepingAtMost: replayCount)
   }
 
   /// The next replay window whose subscriber is still there; cancelled ones go to `dropped`.
   @usableFromInline
-  mutating func nextReplay(dropping dropped: inout [Replay]?) -> Replay? {
-    while let replay = queuedReplays.popFirst() {
+  static func nextReplay(in backlog: inout Backlog, dropping dropped: inout [Replay]?) -> Replay? {
+    while let replay = backlog.replays.popFirst() {
       if !replay.entry.isRemoved {
         return replay
       }
@@ -183,24 +233,15 @@ struct DeliveryStateMachine<Event> {
     }
     return nil
   }
-
-  // MARK: Membership
-
-  /// Whether a subscriber that joins now has a replay window to receive: then the caller claims the delivery, or
-  /// marks work queued for its holder, and reports which with ``subscribed(_:claimed:)``.
-  var hasReplayWindow: Bool { !replay.isEmpty }
-
-  /// `entry` joined an output with a replay window; `claimed` says whether the caller claimed the delivery, to hand
-  /// the window over itself (`.replay`), or left it queued for the holder. An output without a window calls the list
-  /// directly (``SubscriberList/add(_:at:)``).
-  mutating func subscribed(_ entry: Entry, claimed: Bool) -> Step {
-    guard claimed else {
-      queuedReplays.append(Replay(events: replay.elements, entry: entry))
-      return Step(.idle)
-    }
-    return Step(.replay(replay.elements, entry))
-  }
 }
 
-extension DeliveryStateMachine: Sendable where Event: Sendable {}
-extension DeliveryStateMachine.Replay: Sendable where Event: Sendable {}
+extension DeliveryStateMachine.Backlog {
+  /// Whether nothing waits for the holder.
+  @inlinable
+  var isEmpty: Bool { events.isEmpty && replays.isEmpty && waits.isEmpty }
+}
+
+extension DeliveryStateMachine: Sendable {}
+extension DeliveryStateMachine.State: Sendable {}
+extension DeliveryStateMachine.Backlog: Sendable {}
+extension DeliveryStateMachine.Replay: Sendable {}

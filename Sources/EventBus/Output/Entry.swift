@@ -1,114 +1,326 @@
-/// One subscription in an output's subscriber list, as the list and the delivery loop see it: its slot, and the flags
-/// of a round.
-///
-/// A class of its own, not generic: the list's code then needs no generic metadata at run time. A subscribe or a
-/// cancel runs unspecialised (the caller's event type is unknown in this module), and there each lookup of a generic
-/// type's metadata costs about 300 instructions, a third of a subscribe-and-cancel cycle. `Output.EventEntry` adds
-/// what depends on the event type.
-///
-/// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock. The round's flags, skipped
-/// and dead, belong to the thread that holds the delivery, and are reached only with its ``DeliveryHolder``.
+/// How a round hands an event to an entry.
 @usableFromInline
-class Entry: SubscriptionTarget {
+enum EntryRoute: UInt8 {
+  /// A responder-owned subscription delivered immediately (`Output.ResponderEntry`, `Output.EventResponderEntry`),
+  /// through a virtual call: the entry is generic over its responder's type.
+  case responder
+  /// A token-owned subscription delivered immediately (`Output.HandlerEntry`): the round calls its handler itself.
+  case handler
+  /// A subscription delivered on a `DispatchQueue` (`Output.QueuedEntry`): its lane takes the event for it.
+  case queue
+  /// A subscription delivered on the main actor (`Output.QueuedEntry`): its lane takes the event for it, or, when the
+  /// send runs on the main queue with nothing waiting, the round delivers it inline.
+  case main
+}
+
+/// One subscription in an output's list, as the list sees it: its slot, whether it was removed, where it subscribed,
+/// and its route.
+///
+/// The base of every entry, and not generic: the list's code then needs no generic metadata at run time. A subscribe
+/// or a cancel runs unspecialised (the caller's event type is unknown in this module), and there each lookup of a
+/// generic type's metadata costs about 300 instructions, a third of a subscribe-and-cancel cycle. ``Output/EventEntry``
+/// adds what depends on the event type; every entry is one of its final subclasses. Two levels, no more.
+///
+/// `slot`, `isRemoved` and `callSite` are read and written only under the owner's lock.
+@usableFromInline
+class Entry {
   /// Position in the subscriber list. 32 bits keep every subscriber 8 bytes smaller.
   final var slot: Int32 = 0
   /// Removed from the list: cancelled, or found dead.
   final var isRemoved = false
-  /// Cancelled by a handler on the delivering thread: skipped for the rest of the round. Holder-only: read and written
-  /// through ``isSkipped(_:)`` and ``skipForRestOfRound(_:)``.
-  @exclusivity(unchecked) @usableFromInline
-  final var holderOnlySkipped = false
-  /// Its responder was found deinitialised during the round. Holder-only: read and written through ``isDead(_:)``
-  /// and ``markDead(_:)``.
-  @exclusivity(unchecked) @usableFromInline
-  final var holderOnlyDead = false
   /// Where it subscribed, numbered in the list's `CallSiteTable`. Set under the owner's lock, then immutable.
   final var callSite: CallSiteTable.ID = 0
+  /// What the round does with the entry. Immutable, so inlinable code reads it with no exclusivity check.
+  @usableFromInline final let route: EntryRoute
 
-  // The flags read and written only by code compiled in this module stay internal: whole-module optimisation proves
-  // their accesses exclusive and removes the runtime's dynamic exclusivity checks. The two round flags are also read
-  // and written by the delivery loop, inlined into the caller's module, where that proof cannot be made; they opt out
-  // of the checks instead, which is sound because only the thread that holds the delivery touches them.
-
-  @usableFromInline
-  override init() {}
-
-  /// Whether a handler cancelled the entry during this round, on the delivering thread.
-  @inlinable @inline(__always)
-  final func isSkipped(_: borrowing DeliveryHolder) -> Bool { holderOnlySkipped }
-
-  /// Skips the entry for the rest of the round: it was cancelled by a handler on the delivering thread.
-  final func skipForRestOfRound(_: borrowing DeliveryHolder) { holderOnlySkipped = true }
-
-  /// Whether the round found the entry's responder deinitialised.
-  @inlinable @inline(__always)
-  final func isDead(_: borrowing DeliveryHolder) -> Bool { holderOnlyDead }
-
-  /// Notes that the round found the entry's responder deinitialised.
-  @inlinable @inline(__always)
-  final func markDead(_: borrowing DeliveryHolder) { holderOnlyDead = true }
-
-  /// Refuses the events its lane still holds for it, and any later. Entries delivered immediately have no lane.
-  func close() {}
-
-  /// Delivers the event at `event`, taken from the entry's lane, unless the entry was cancelled meanwhile. Only
-  /// entries delivered through a lane override it; `event` points to a value of their output's event type.
-  ///
-  /// Declared here, with the event's type forgotten, so that the lane's drain loop calls it through this class, which
-  /// is not generic: naming the generic entry class there would cost a run-time metadata lookup per delivery, in code
-  /// that runs unspecialised.
-  func receiveQueued(_ event: UnsafeMutableRawPointer) {}
-
-  /// Initialises `slot` with what the lane holds for the entry during a run of waiting events (``HeldResponders``):
-  /// its responder, or `nil`. Entries without a responder hold nothing.
-  func holdQueued(at slot: UnsafeMutablePointer<AnyObject?>) {
-    slot.initialize(to: nil)
+  init(route: EntryRoute) {
+    self.route = route
   }
 
-  /// Delivers as ``receiveQueued(_:)`` does, during a run in which the lane holds `held` for the entry
-  /// (``holdQueued(at:)``). Entries without a responder ignore it.
-  func receiveQueued(_ event: UnsafeMutableRawPointer, held: UnsafeMutablePointer<AnyObject?>) {
-    receiveQueued(event)
-  }
+  /// Whether anything can still receive events (a responder entry's responder is alive). Every final entry class
+  /// answers for its target; this class has none.
+  var isTargetAlive: Bool { false }
+
+  /// The target, for `debugDescription`.
+  var targetDescription: String { "nothing" }
+
+  /// The delivery context, for `debugDescription`.
+  var contextDescription: String { "immediate" }
 }
 
-/// The owner of a subscriber list: an output, which a handle asks to remove its entry.
-protocol EntryOwner: AnyObject, Sendable {
-  /// Removes `entry`, if it is still there; called by the handle's `cancel()`.
-  func remove(_ entry: Entry)
-
-  /// Keeps `backlog`, an actor responder's mailbox, weakly, for ``waitUntilDelivered()`` to wait for it too.
-  func track(_ backlog: any DeliveryBacklog)
-
-  /// Returns once every event sent before the call has been delivered to every subscriber (`Output`'s method).
-  func waitUntilDelivered() async throws
-}
-
-/// What a responder subscription's handle cancels: the entry, and the way back to its owner.
-///
-/// A responder entry does not keep the way back itself, which keeps it in a 64-byte heap allocation; and the handle is not
-/// generic, so making one needs no generic metadata on the unspecialised subscribe path.
-final class SubscriptionHandle: SubscriptionTarget {
-  /// Weak: a handle kept after its output is gone must not keep the output alive.
-  private weak var owner: (any EntryOwner)?
-  private let entry: Entry
-
-  init(owner: any EntryOwner, entry: Entry) {
-    self.owner = owner
-    self.entry = entry
-  }
-
-  override func cancel() {
-    owner?.remove(entry)
-    entry.close()
-  }
-
-  override var entryOwner: (any EntryOwner)? { owner }
-}
-
-// `slot` and `isRemoved` are guarded by the owner's lock; the round's flags are confined to the thread that holds the
-// delivery (reached only with its `DeliveryHolder`), handed from one delivering thread to the next through the latch.
+// `slot`, `isRemoved` and `callSite` are guarded by the owner's lock; `route` is immutable.
 extension Entry: @unchecked Sendable {}
 
-// The owner is a weak reference and the entry is `Sendable`; both are set once.
-extension SubscriptionHandle: @unchecked Sendable {}
+extension Output {
+  /// One subscription in the output's list, with what depends on the event type: one final class per kind of
+  /// subscription, each passing its own route.
+  ///
+  /// Kept small on purpose (Bench's `memory` scenario): a responder entry is 48 bytes. What only some subscriptions
+  /// need lives elsewhere: a responder entry's way back to the output, which `cancel()` needs, in the handle given to
+  /// the subscriber (`SubscriptionHandle`); a lane only in ``QueuedEntry``. A handler entry keeps the way back itself
+  /// and is its token's target: a token-owned subscription is then two small objects, the token and the entry.
+  @usableFromInline
+  class EventEntry: Entry {
+    override init(route: EntryRoute) {
+      super.init(route: route)
+      LiveObjects.created("Output.Entry", for: Event.self, object: ObjectIdentifier(self))
+    }
+
+    deinit {
+      LiveObjects.destroyed("Output.Entry", for: Event.self, object: ObjectIdentifier(self))
+    }
+
+    /// Delivers `event` now, on this thread. Returns `false` when the target is gone for good. Every final subclass
+    /// delivers to its handler or responder; this class has no target.
+    @usableFromInline
+    func deliver(_ event: Event) -> Bool { false }
+
+    /// Hands `event`, of a replay window, to the entry alone, in its delivery context. Returns `false` when the target
+    /// is gone for good.
+    func receiveReplayed(_ event: Event) -> Bool { deliver(event) }
+  }
+
+  /// A token-owned subscription's entry, delivered immediately; its token's target.
+  @usableFromInline
+  final class HandlerEntry: EventEntry, SubscriptionTarget {
+    @usableFromInline let handler: @Sendable (Event) -> Void
+    /// Weak: a token kept after its output is gone must not keep the output alive.
+    private weak var output: Output?
+
+    init(handler: @escaping @Sendable (Event) -> Void, output: Output) {
+      self.handler = handler
+      self.output = output
+      super.init(route: .handler)
+    }
+
+    func cancel() {
+      output?.storage.remove(self)
+    }
+
+    var entryOwner: (any EntryOwner)? { output }
+
+    var subscriptionDescription: String { "handler (immediate)" }
+
+    override func deliver(_ event: Event) -> Bool {
+      handler(event)
+      return true
+    }
+
+    // A handler lives until its token cancels it, which also removes the entry.
+    override var isTargetAlive: Bool { true }
+
+    override var targetDescription: String { "handler" }
+  }
+
+  /// A responder-owned subscription's entry, delivered immediately: holds the responder weakly.
+  ///
+  /// Generic over the responder's type, so it keeps the handler as it was written, with no wrapper to allocate: the
+  /// round, which knows only the event type, reaches it through ``EventEntry/deliver(_:)``.
+  final class ResponderEntry<Responder: AnyObject & Sendable>: EventEntry {
+    weak let responder: Responder?
+    let handler: @Sendable (Responder, Event) -> Void
+
+    init(_ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void) {
+      self.responder = responder
+      self.handler = handler
+      super.init(route: .responder)
+    }
+
+    override func deliver(_ event: Event) -> Bool {
+      // Once the responder's deinit has begun, the weak reference reads nil (G4).
+      guard let responder else { return false }
+      handler(responder, event)
+      return true
+    }
+
+    override var isTargetAlive: Bool { responder != nil }
+
+    override var targetDescription: String { Output.describe(responder: responder) }
+  }
+
+  /// An ``EventResponder``'s subscription delivered immediately: holds the responder weakly, and calls its
+  /// `handle(event:)` itself.
+  ///
+  /// No handler closure stands between the entry and the responder, so a debugger stopped in `handle(event:)` shows
+  /// named frames only, `send`, the round, this entry and the protocol witness, and the entry is 16 bytes smaller than
+  /// a ``ResponderEntry``.
+  final class EventResponderEntry<Responder: EventResponder>: EventEntry where Responder.Event == Event {
+    weak let responder: Responder?
+
+    init(_ responder: Responder) {
+      self.responder = responder
+      super.init(route: .responder)
+    }
+
+    override func deliver(_ event: Event) -> Bool {
+      // Once the responder's deinit has begun, the weak reference reads nil (G4).
+      guard let responder else { return false }
+      responder.handle(event: event)
+      return true
+    }
+
+    override var isTargetAlive: Bool { responder != nil }
+
+    override var targetDescription: String { Output.describe(responder: responder) }
+  }
+
+  /// A subscription delivered on a queue or the main actor, through its lane: responder-owned (the responder held
+  /// weakly) or token-owned (its token's target).
+  ///
+  /// The lane's block reaches it through four methods: ``responderToHold()``, ``receive(_:heldResponder:)``,
+  /// ``receiveHoldingNothing(_:)`` and ``receive(_:)``. Methods, not stored properties: the block's code runs unspecialised, and reading a stored
+  /// property of this generic class from outside it would look its metadata up at run time, hundreds of
+  /// instructions, where a method finds it through `self`.
+  @usableFromInline
+  final class QueuedEntry: EventEntry, SubscriptionTarget {
+    /// The lane of its queue, shared with the output's other subscribers there.
+    @usableFromInline let lane: DeliveryLane<Event>
+    /// The responder, for a responder-owned subscription; `nil` for a token-owned one (``hasResponder``).
+    weak let responder: AnyObject?
+    let hasResponder: Bool
+    /// The handler, called with the responder (the entry itself for a token-owned subscription, which ignores it) and
+    /// the event. The event is `inout` so that the lane hands it over in place, borrowed, not copied for each
+    /// subscriber; nothing changes it. The responder is not optional: wrapping the lane's borrowed reference in an
+    /// optional would retain and release it, through its side table, for each delivery.
+    private let handler: @Sendable (AnyObject, inout Event) -> Void
+    /// Non-zero once cancelled, set from any thread, read by the lane's block with no lock.
+    private let cancelled = AtomicWord()
+    /// Weak: the output owns its entries, and a strong reference back would keep an abandoned output alive.
+    private weak var output: Output?
+    /// Told how many events the lane's policy dropped before the next one it delivers (a bounded lane's only entry).
+    private let onLag: (@Sendable (Int) -> Void)?
+
+    /// A token-owned subscription on `lane`.
+    init(
+      handler: @escaping @Sendable (Event) -> Void, lane: DeliveryLane<Event>, onLag: (@Sendable (Int) -> Void)?,
+      output: Output
+    ) {
+      self.lane = lane
+      self.onLag = onLag
+      responder = nil
+      hasResponder = false
+      self.handler = { _, event in handler(event) }  // called with the entry, which it ignores
+      self.output = output
+      super.init(route: lane.runsInlineOnMainQueue ? .main : .queue)
+    }
+
+    /// A responder-owned subscription on `lane`.
+    init<Responder: AnyObject & Sendable>(
+      _ responder: Responder, handler: @escaping @Sendable (Responder, Event) -> Void, lane: DeliveryLane<Event>,
+      onLag: (@Sendable (Int) -> Void)?, output: Output
+    ) {
+      self.lane = lane
+      self.onLag = onLag
+      self.responder = responder
+      hasResponder = true
+      self.handler = LaneBuffer.handler(forgettingTypeOf: Responder.self, handler)
+      self.output = output
+      super.init(route: lane.runsInlineOnMainQueue ? .main : .queue)
+    }
+
+    /// The responder a lane's run holds for the entry: `nil` for a token-owned entry or a cancelled one, and for one
+    /// whose responder deinitialised, which then cancels itself.
+    func responderToHold() -> AnyObject? {
+      guard hasResponder, cancelled.load() == 0 else { return nil }
+      guard let responder else {
+        cancel()
+        return nil
+      }
+      return responder
+    }
+
+    /// Delivers `event`, from a lane's run that holds `heldResponder`, the entry's responder (see
+    /// ``responderToHold()``), unless the entry was cancelled meanwhile.
+    @inline(__always)
+    func receive(_ event: inout Event, heldResponder: AnyObject) {
+      guard cancelled.load() == 0 else { return }
+      handler(heldResponder, &event)
+    }
+
+    /// Delivers `event`, from a lane's run that holds nothing for the entry: a token-owned subscription receives it,
+    /// unless cancelled meanwhile; a responder-owned one was cancelled or found deinitialised when the run began.
+    func receiveHoldingNothing(_ event: inout Event) {
+      guard !hasResponder, cancelled.load() == 0 else { return }
+      handler(self, &event)
+    }
+
+    /// Delivers `event`, from a lane's block, with a weak load of the responder, unless the entry was cancelled
+    /// meanwhile.
+    func receive(_ event: inout Event) {
+      guard cancelled.load() == 0 else { return }
+      guard hasResponder else { return handler(self, &event) }
+      // Once the responder's deinit has begun, the weak reference reads nil (G4), and nothing can ever be delivered
+      // again.
+      guard let responder else { return cancel() }
+      handler(responder, &event)
+    }
+
+    override func deliver(_ event: Event) -> Bool {
+      var event = event
+      guard hasResponder else {
+        handler(self, &event)
+        return true
+      }
+      // Once the responder's deinit has begun, the weak reference reads nil (G4).
+      guard let responder else { return false }
+      handler(responder, &event)
+      return true
+    }
+
+    override func receiveReplayed(_ event: Event) -> Bool {
+      lane.take(event, entries: [self], offsets: [0]) ? true : deliver(event)
+    }
+
+    /// Tells the subscriber, from its lane's block, that its policy dropped `missed` events since the last one it
+    /// received, unless it was cancelled meanwhile.
+    func receiveLag(_ missed: Int) {
+      guard cancelled.load() == 0 else { return }
+      onLag?(missed)
+    }
+
+    /// Events waiting for the subscriber in its lane, or in the block's hands. A lane shared by unbounded subscribers
+    /// counts its events once for all of them.
+    var waitingCount: Int { lane.waitingCount }
+
+    /// Events the subscriber's buffering policy dropped.
+    var droppedCount: Int { lane.droppedCount }
+
+    /// Refuses the events its lane still holds for it, and any later.
+    func close() {
+      cancelled.store(1)
+    }
+
+    /// Ends the subscription: its token's `cancel()`, or the lane's when it found the responder deinitialised.
+    func cancel() {
+      output?.storage.remove(self)
+      close()
+    }
+
+    var entryOwner: (any EntryOwner)? { output }
+
+    var subscriptionDescription: String {
+      "\(targetDescription) (\(contextDescription)): \(waitingCount) waiting, \(droppedCount) dropped"
+    }
+
+    override var isTargetAlive: Bool { !hasResponder || responder != nil }
+
+    override var targetDescription: String { hasResponder ? Output.describe(responder: responder) : "handler" }
+
+    override var contextDescription: String { lane.contextDescription }
+  }
+
+  /// A responder entry's target, for `debugDescription`.
+  static func describe(responder: (some AnyObject)?) -> String {
+    responder.map { "responder \(type(of: $0))" } ?? "responder (deinitialised)"
+  }
+}
+
+// The handler is immutable and `@Sendable`, the output a weak reference set once; the rest is the base entry's.
+extension Output.EventEntry: @unchecked Sendable {}
+extension Output.HandlerEntry: @unchecked Sendable {}
+// The handler is immutable and `@Sendable`; the responder is a weak reference, safe to read from any thread, to a
+// `Sendable` responder. Unchecked only because the base entry is.
+extension Output.ResponderEntry: @unchecked Sendable {}
+extension Output.EventResponderEntry: @unchecked Sendable {}
+// The lane, the handler and the flag are immutable and `Sendable`; the responder and the output are weak references.
+extension Output.QueuedEntry: @unchecked Sendable {}

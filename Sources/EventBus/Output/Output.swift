@@ -26,33 +26,10 @@
 ///
 /// The Runtime Behavior article in the documentation covers all of them.
 public final class Output<Event: Sendable>: Sendable {
-  @usableFromInline typealias Machine = DeliveryStateMachine<Event>
-  @usableFromInline typealias Step = Machine.Step
-
-  /// The state behind the output's lock.
-  @usableFromInline
-  struct State: Sendable {
-    /// First, and not generic: a subscribe or a cancel, which run unspecialised, reach it with no generic metadata.
-    @usableFromInline var subscribers = SubscriberList()
-    @usableFromInline var machine: Machine
-    /// The lanes of the subscribers delivered on a queue or the main actor, one per queue.
-    var lanes: [WeakLane] = []
-    /// The mailboxes of the actor responders subscribed, which `waitUntilDelivered()` waits for.
-    var mailboxes: [WeakBacklog] = []
-    #if DEBUG
-      /// Where `bind(to:)` started the view model whose output this is: a recorder created later may have missed
-      /// what `start()` sent, and says so.
-      var bindingStart: CallSite?
-    #endif
-  }
-
   /// How many past events a new subscriber receives before the live ones.
   public let replayCount: Int
-  @usableFromInline let state: LockedState<State>
-  /// Who holds the delivery: claimed and let go with no lock by a `send` that needs nothing else (see `send`).
-  @usableFromInline let latch: DeliveryLatch
-  /// The entries a round delivers to, read with no lock by the thread that holds the delivery.
-  @usableFromInline let round: RoundEntries
+  /// The owner of the delivery: everything below this API.
+  @usableFromInline let storage: DeliveryStorage<Event>
 
   /// Creates an output.
   ///
@@ -61,10 +38,7 @@ public final class Output<Event: Sendable>: Sendable {
   ///   keeps no history; a negative value counts as `0`.
   public init(replay: Int = 0) {
     replayCount = Swift.max(0, replay)
-    let initial = State(machine: Machine(replayCount: replay))
-    latch = initial.subscribers.latch
-    round = initial.subscribers.round
-    state = LockedState(initial)
+    storage = DeliveryStorage(replayCount: replayCount)
     LiveObjects.created("Output", for: Event.self, object: ObjectIdentifier(self))
   }
 
@@ -85,20 +59,12 @@ public final class Output<Event: Sendable>: Sendable {
   @inlinable
   public func send(_ event: Event) {
     let thread = ThreadIdentity.current
-    // The common case takes no lock: nobody delivers, and there is no replay window or trace to update. The sender
-    // claims the delivery, delivers to the round's entries, which stay frozen while it holds the delivery, and lets
-    // go, unless meanwhile a change was made or an event queued for it (`DeliveryLatch`).
-    if replayCount == 0, !latch.sendNeedsLock, let holder = latch.tryClaim(for: thread) {
-      let deadFound = Self.deliver(event, to: round.elements.pointee, in: round, holder: holder)
-      if !deadFound, latch.tryRelease(holder) { return }
-      deliverRounds(finishRound(deadFound: deadFound, holder: holder), by: thread)
-      return
+    // The common case takes no lock: nobody delivers, and there is no replay window or trace to update.
+    if let holder = storage.claimWithNoLock(for: thread) {
+      storage.deliver(event, holder: holder, isLockFree: true)
+    } else {
+      storage.sendWithLock(event, from: thread)
     }
-    let step = state.withLock {
-      DeliverySteps.send(event, from: thread, machine: &$0.machine, subscribers: &$0.subscribers)
-    }
-    step.trace?(event)
-    deliverRounds(step, by: thread)
   }
 
   /// A hook called on the sending thread for every `send`, for logging and debugging. `nil` by default.
@@ -106,14 +72,8 @@ public final class Output<Event: Sendable>: Sendable {
   /// It runs before the event is delivered (or after it is queued), with no lock held. The output holds the hook
   /// strongly: a hook that captures the output makes a cycle until you set `trace` back to `nil`.
   public var trace: (@Sendable (Event) -> Void)? {
-    get { state.withLock { $0.machine.trace } }
-    set {
-      let old = state.withLock { state in
-        latch.setSendNeedsLock(newValue != nil)
-        return replacing(&state.machine.trace, with: newValue)
-      }
-      _ = old  // released here, with no lock held: the hook's captures may have a deinit
-    }
+    get { storage.trace }
+    set { storage.trace = newValue }
   }
 
   /// The number of live subscribers: not cancelled, and whose responder, if any, is alive.
@@ -123,12 +83,7 @@ public final class Output<Event: Sendable>: Sendable {
   ///
   /// - Complexity: O(*n*).
   public var subscriberCount: Int {
-    let entries = state.withLock { $0.subscribers.entries }
-    var count = 0
-    for case let entry? in entries where unsafeDowncast(entry, to: EventEntry.self).isTargetAlive {
-      count += 1
-    }
-    return count
+    storage.entries.count { $0.isTargetAlive }
   }
 
   /// Removes now every subscription whose responder has deinitialised, instead of at the next event or sweep.
@@ -144,7 +99,7 @@ public final class Output<Event: Sendable>: Sendable {
   ///
   /// - Complexity: O(*n*).
   public func pruneDeadSubscribers() {
-    pruneDeadEntries()
+    storage.pruneDeadEntries()
   }
 
   /// The number of events waiting to be delivered: sent while another thread, or a handler of this output, was
@@ -157,7 +112,7 @@ public final class Output<Event: Sendable>: Sendable {
   ///
   /// - Complexity: O(1).
   public var pendingCount: Int {
-    state.withLock { $0.machine.pendingCount }
+    storage.pendingCount
   }
 
   /// A view of this output that can subscribe but not send, for an owner that keeps `send` to itself.
@@ -178,8 +133,16 @@ extension Output: EventStream {
     at callSite: CallSite,
     _ handler: @escaping @Sendable (Responder, Event) -> Void
   ) -> ResponderSubscription {
-    let entry = responderEntry(responder, handler: handler, context: context)
-    add(entry, at: callSite)
+    // Immediate delivery is decided before the lane type is named: on this unspecialised path, naming a generic
+    // type costs a run-time metadata lookup.
+    guard case .immediate = context.kind else {
+      let entry = QueuedEntry(
+        responder, handler: handler, lane: storage.lane(for: context, at: callSite), onLag: context.onLag, output: self)
+      storage.add(entry, at: callSite)
+      return ResponderSubscription(target: entry)
+    }
+    let entry = ResponderEntry(responder, handler: handler)
+    storage.add(entry, at: callSite)
     return ResponderSubscription(target: SubscriptionHandle(owner: self, entry: entry))
   }
 
@@ -192,7 +155,7 @@ extension Output: EventStream {
       return _subscribe(responder, on: context, at: callSite, handleEvent)
     }
     let entry = EventResponderEntry(responder)
-    add(entry, at: callSite)
+    storage.add(entry, at: callSite)
     return ResponderSubscription(target: SubscriptionHandle(owner: self, entry: entry))
   }
 
@@ -201,8 +164,65 @@ extension Output: EventStream {
     at callSite: CallSite,
     _ handler: @escaping @Sendable (Event) -> Void
   ) -> EventSubscription {
-    let entry = handlerEntry(handler, context: context)
-    add(entry, at: callSite)
+    guard case .immediate = context.kind else {
+      let entry = QueuedEntry(
+        handler: handler, lane: storage.lane(for: context, at: callSite), onLag: context.onLag, output: self)
+      storage.add(entry, at: callSite)
+      return EventSubscription(target: entry)
+    }
+    let entry = HandlerEntry(handler: handler, output: self)
+    storage.add(entry, at: callSite)
     return EventSubscription(target: entry)
+  }
+}
+
+extension Output: EntryOwner {
+  func remove(_ entry: Entry) {
+    storage.remove(entry)
+  }
+
+  func track(_ backlog: any DeliveryBacklog) {
+    storage.track(backlog)
+  }
+}
+
+// MARK: - Package interface for Broadcasters
+
+extension Output {
+  /// The number of subscriptions not yet removed. Unlike ``subscriberCount`` it does not look at responders, so
+  /// it may still count one that deinitialised and has not been pruned yet.
+  package var occupiedCount: Int {
+    storage.occupiedCount
+  }
+
+  /// Sets the function called, with no lock held, after subscriptions were added or removed.
+  ///
+  /// A broadcaster uses it to connect on the first subscriber and disconnect after the last. Calls may arrive
+  /// from several threads and in any order; read ``occupiedCount`` to learn the current state.
+  package func setMembershipObserver(_ observer: (@Sendable () -> Void)?) {
+    storage.setMembershipObserver(observer)
+  }
+
+  /// Removes subscriptions whose responder has deinitialised.
+  package func pruneDeadEntries() {
+    storage.pruneDeadEntries()
+  }
+}
+
+extension Output: CustomDebugStringConvertible {
+  /// The live subscriptions, with where each was made and its delivery context.
+  public var debugDescription: String {
+    let (entries, callSites) = storage.subscribers
+    var lines: [String] = []
+    for entry in entries where entry.isTargetAlive {
+      lines.append(
+        "  #\(lines.count + 1) \(entry.targetDescription) at \(callSites.site(entry.callSite))"
+          + " (\(entry.contextDescription))"
+      )
+    }
+    let header =
+      "Output<\(Event.self)>: \(lines.count) subscriber\(lines.count == 1 ? "" : "s")"
+      + (replayCount > 0 ? ", replay \(replayCount)" : "")
+    return ([header] + lines).joined(separator: "\n")
   }
 }

@@ -313,6 +313,73 @@ extension Documentation {
       subscription.cancel()
     }
 
+    // MARK: G15 bounded delivery
+
+    // snippet: runtime-bounded-types
+    @MainActor final class ProgressScreen {
+      private(set) var shown: [Double] = []
+      private(set) var missed = 0
+
+      func show(_ fraction: Double) { shown.append(fraction) }
+      func skipped(_ count: Int) { missed += count }
+    }
+
+    final class LogSink: Sendable {
+      private let written = Locked<[String]>([])
+      var lines: [String] { written.withLock { $0 } }
+
+      func write(_ line: String) { written.withLock { $0.append(line) } }
+      func note(missed count: Int) { written.withLock { $0.append("(\(count) lines dropped)") } }
+    }
+    // end-snippet
+
+    @Test @MainActor func aProgressScreenDrawsTheLatestValueAndALogSinkKeepsTheNewestThousand() async throws {
+      let progress = Output<Double>()
+      let log = Output<String>()
+      let logQueue = DispatchQueue(label: "log")
+      let screen = ProgressScreen()
+      let sink = LogSink()
+      // snippet: runtime-bounded
+      // A screen draws the newest value; what the main actor had no time for is skipped.
+      progress.subscribe(screen, on: .main(bufferingPolicy: .latest, onLag: { screen.skipped($0) })) {
+        screen, fraction in screen.show(fraction)
+      }
+
+      // A log keeps the newest 1,000 lines that wait, and says where it lost some.
+      let logging = log.subscribe(
+        sink, on: .queue(logQueue, bufferingPolicy: .bufferingNewest(1_000), onLag: { sink.note(missed: $0) })
+      ) { sink, line in sink.write(line) }
+      // end-snippet
+      logQueue.suspend()  // the log's queue is busy elsewhere while 1,500 lines arrive
+      for index in 1...1_500 { log.send("line \(index)") }
+      #expect(logging.waitingCount == 1_000)
+      #expect(logging.droppedCount == 500)
+      logQueue.resume()
+      try await log.waitUntilDelivered()
+      #expect(sink.lines.first == "(500 lines dropped)")
+      #expect(sink.lines.dropFirst().first == "line 501")
+      #expect(sink.lines.last == "line 1500")
+
+      // The main queue is busy while another thread reports progress.
+      let held = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      DispatchQueue.main.async {
+        held.signal()
+        release.wait()
+      }
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        Thread {
+          held.wait()
+          for step in 1...100 { progress.send(Double(step) / 100) }
+          release.signal()
+          done.resume()
+        }.start()
+      }
+      try await progress.waitUntilDelivered()
+      #expect(screen.shown == [1.0], "only the latest value is drawn")
+      #expect(screen.missed == 99)
+    }
+
     // MARK: Troubleshooting
 
     // snippet: runtime-troubleshooting-on-main

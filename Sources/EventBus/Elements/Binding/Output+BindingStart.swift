@@ -2,12 +2,12 @@
   extension Output {
     /// Notes that `bind(to:)`, called at `site`, is about to start the view model whose output this is.
     func noteBindingStart(at site: CallSite) {
-      state.withLock { $0.bindingStart = site }
+      storage.state.withLock { $0.bindingStart = site }
     }
 
     /// Where `bind(to:)` started the view model whose output this is, if it did.
     var bindingStart: CallSite? {
-      state.withLock { $0.bindingStart }
+      storage.state.withLock { $0.bindingStart }
     }
   }
 #endif

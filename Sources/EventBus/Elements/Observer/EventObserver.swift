@@ -78,7 +78,7 @@ public final class EventObserver<Event: Sendable, Responder: AnyObject & Sendabl
     _ handler: @escaping @MainActor (Responder, Event) -> Void
   ) {
     self.init(
-      stream, responder: responder, on: DeliveryContext(kind: .mainActor), fileID: fileID, line: line,
+      stream, responder: responder, on: context.deliveryContext, fileID: fileID, line: line,
       MainQueue.uncheckedHandler(handler))
   }
 

@@ -38,6 +38,8 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     var nextWaiterID: UInt64 = 0
     /// The outputs of the streams recorded, for ``waitUntilDelivered()``.
     var outputs: [WeakOutput] = []
+    /// The subscriptions that record, whose buffering policies may drop events (``droppedCount``).
+    var subscriptions: [ResponderSubscription] = []
   }
 
   /// Weak: a recorder must not keep an output alive.
@@ -110,13 +112,15 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
     let site = CallSite(fileID: fileID, line: line)
     Self.warnIfLate(recordingFrom: stream, at: site)
     return remembering(
-      stream._subscribe(self, on: DeliveryContext(kind: .mainActor), at: site) { recorder, event in
+      stream._subscribe(self, on: context.deliveryContext, at: site) { recorder, event in
         recorder.handle(event: event)
       })
   }
 
-  /// Keeps the output of `subscription` for ``waitUntilDelivered()``, and returns `subscription`.
+  /// Keeps `subscription`, for ``droppedCount``, and its output for ``waitUntilDelivered()``, and returns
+  /// `subscription`.
   private func remembering(_ subscription: ResponderSubscription) -> ResponderSubscription {
+    state.withLock { $0.subscriptions.append(subscription) }
     guard let output = subscription.entryOwner else { return subscription }
     let live = state.withLock { state in
       // Taken out as strong references and released after unlocking, as anything a lock holder lets go.
@@ -173,6 +177,20 @@ public final class EventRecorder<Event: Sendable>: EventResponder, Sendable {
 
   /// The number of recorded events.
   public var count: Int { state.withLock { $0.events.count } }
+
+  /// The events the buffering policies of this recorder's subscriptions dropped (a recording on
+  /// `.queue(q, bufferingPolicy: …)` or `.main(bufferingPolicy: …)`): never recorded, and counted here, so that
+  /// `count + droppedCount` is everything the recorded streams sent it.
+  ///
+  /// ```swift
+  /// let recorder = EventRecorder(progress, on: .queue(background, bufferingPolicy: .latest))
+  /// try await recorder.waitUntilDelivered()
+  /// #expect(recorder.count + recorder.droppedCount == 100)
+  /// ```
+  public var droppedCount: Int {
+    let subscriptions = state.withLock { $0.subscriptions }
+    return subscriptions.reduce(0) { $0 + $1.droppedCount }
+  }
 
   /// Records `event`. The subscriptions made by ``record(from:on:fileID:line:)-(_,DeliveryContext,_,_)`` call it; a
   /// test may call it directly.

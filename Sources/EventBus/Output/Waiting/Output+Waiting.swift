@@ -39,22 +39,18 @@ extension Output {
       // First the holder of the delivery, if a thread holds it: then events sent before the call may still be queued
       // for it. Once it has delivered them, they have reached every `.immediate` handler and are queued in each lane
       // and actor mailbox (or delivered inline on the main actor).
-      let waitsForHolder = state.withLock {
-        DeliverySteps.wait(wait, machine: &$0.machine, subscribers: $0.subscribers)
-      }
+      let waitsForHolder = storage.waitForHolder(wait)
       if waitsForHolder {
         wait.expect(1)
         whenRegistered(wait)
         await wait.suspend()
         guard wait.hasArrived else {
-          state.withLock { $0.machine.waits.remove(wait) }
+          storage.cancelWaitForHolder(wait)
           throw CancellationError()
         }
       }
       // Then every lane and mailbox that holds any of them, all at once.
-      let backlogs = state.withLock { state -> [any DeliveryBacklog] in
-        state.lanes.compactMap(\.lane) + state.mailboxes.compactMap(\.backlog)
-      }
+      let backlogs = storage.backlogs
       let registered = backlogs.filter { $0.register(wait) }
       wait.expect(registered.count)
       whenRegistered(wait)
@@ -68,17 +64,5 @@ extension Output {
     } onCancel: {
       wait.cancel()
     }
-  }
-
-  /// Keeps an actor responder's mailbox for ``waitUntilDelivered()``, and lets go of those gone.
-  func track(_ backlog: any DeliveryBacklog) {
-    let live = state.withLock { state in
-      // Taken out as strong references and released after unlocking: the last release of a mailbox releases its
-      // handler, whose captures may have a deinit.
-      let live = state.mailboxes.compactMap(\.backlog)
-      state.mailboxes = live.map { WeakBacklog(backlog: $0) } + [WeakBacklog(backlog: backlog)]
-      return live
-    }
-    _ = live
   }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// The raw first-in first-out queue of a delivery lane: order across growth and wrap-around, and every event it held
 /// deinitialised exactly once, whether delivered or freed.
-@Suite struct LaneItemsTests {
+@Suite struct LaneBufferTests {
   /// Counts the payloads deinitialised.
   final class Deaths: @unchecked Sendable {
     var count = 0
@@ -22,12 +22,12 @@ import Testing
     var payload: Payload
   }
 
-  private static func item() -> LaneItems.Item {
-    LaneItems.Item(entries: [], offsets: [Int32(7)])
+  private static func item() -> LaneBuffer.Item {
+    LaneBuffer.Item(entries: [], offsets: [Int32(7)])
   }
 
   @Test func eventsComeOutInOrderAcrossGrowthAndWrapAround() {
-    var queue = LaneItems()
+    var queue = LaneBuffer()
     var next = 0
     var taken: [Int] = []
     // Appends outpace removals, so the ring wraps with events waiting and grows while wrapped.
@@ -38,13 +38,13 @@ import Testing
       }
       for _ in 0..<(round % 3 + 1) where !queue.isEmpty {
         queue.removeFirst(of: Int.self) { event, item in
-          taken.append(event.pointee)
+          taken.append(event)
           #expect(item.offsets == [7])
         }
       }
     }
     while !queue.isEmpty {
-      queue.removeFirst(of: Int.self) { event, _ in taken.append(event.pointee) }
+      queue.removeFirst(of: Int.self) { event, _ in taken.append(event) }
     }
     #expect(taken == Array(0..<next))
     queue.free(of: Int.self)
@@ -52,7 +52,7 @@ import Testing
 
   @Test func everyEventIsDeinitialisedOnceWhetherDeliveredOrFreed() {
     let deaths = Deaths()
-    var queue = LaneItems()
+    var queue = LaneBuffer()
     for number in 0..<10 {
       queue.append(TrackedEvent(number: number, payload: Payload(deaths: deaths)), Self.item())
     }
@@ -61,7 +61,7 @@ import Testing
     var delivered: [Int] = []
     for _ in 0..<4 {
       queue.removeFirst(of: TrackedEvent.self) { event, _ in
-        delivered.append(event.pointee.number)
+        delivered.append(event.number)
         // Alive while its handler has it.
         #expect(deaths.count == delivered.count - 1)
       }
