@@ -310,6 +310,43 @@ import Testing
     withExtendedLifetime(tokens) {}
   }
 
+  /// No policy makes a sender wait: a bounded handler that sends to its own output, from its queue or the main actor,
+  /// never waits for room in the queue it runs on, so it cannot deadlock against itself.
+  @Test(arguments: [DeliveryContext.BufferingPolicy.latest, .bufferingNewest(2), .bufferingOldest(2)])
+  func aBoundedHandlerThatSendsToItsOwnOutputNeverWaitsForRoom(_ policy: DeliveryContext.BufferingPolicy) async throws {
+    let output = Output<Int>()
+    let queue = DispatchQueue(label: "resending")
+    let seen = LockedState(0)
+    let onQueue = output.subscribe(on: .queue(queue, bufferingPolicy: policy)) { event in
+      seen.withLock { $0 += 1 }
+      if event < 200 {
+        for next in event + 1...event + 3 { output.send(next) }  // three at once: the policy drops some
+      }
+    }
+    let onMain = output.subscribe(on: .main(bufferingPolicy: policy)) { event in
+      if event == 0 { output.send(-1) }  // sent on the main actor, by a main-actor handler
+    }
+    output.send(0)
+    let finished = await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        while true {
+          try? await output.waitUntilDelivered()
+          if onQueue.waitingCount == 0 { return true }
+        }
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(watchdogTimeout))
+        return false
+      }
+      let first = await group.next() ?? false
+      group.cancelAll()
+      return first
+    }
+    #expect(finished, "the senders and handlers finished: nothing waited for room")
+    #expect(seen.withLock { $0 } > 0)
+    withExtendedLifetime(onMain) {}
+  }
+
   // MARK: The warning before memory goes
 
   #if DEBUG
