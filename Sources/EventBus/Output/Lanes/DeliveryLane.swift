@@ -169,14 +169,19 @@ final class DeliveryLane<Event: Sendable> {
       #endif
       return true
     case .scheduled:
-      #if DEBUG
-        // A tool that never serves the main queue gets a warning instead of silence. Before the block is queued,
-        // which may start at once.
-        if runsInlineOnMainQueue { MainQueueWatchdog.scheduled() }
-      #endif
-      queue.async(execute: drainBlock)
+      scheduleBlock()
       return true
     }
+  }
+
+  /// Puts the lane's block on its queue.
+  private func scheduleBlock() {
+    #if DEBUG
+      // A tool that never serves the main queue gets a warning instead of silence. Before the block is queued, which
+      // may start at once.
+      if runsInlineOnMainQueue { MainQueueWatchdog.scheduled() }
+    #endif
+    queue.async(execute: drainBlock)
   }
 
   /// The block: delivers what waits, in order, until nothing does. Swaps the waiting events for the empty spare
@@ -277,10 +282,7 @@ extension DeliveryLane {
     }
     guard let schedule else { return false }
     if schedule {
-      #if DEBUG
-        if runsInlineOnMainQueue { MainQueueWatchdog.scheduled() }
-      #endif
-      queue.async(execute: drainBlock)
+      scheduleBlock()
     }
     // A dropped new event is taken all the same: the round must not deliver it inline.
     return true
@@ -324,10 +326,7 @@ extension DeliveryLane {
       }
       guard hasEvent else {
         if reschedules {
-          #if DEBUG
-            if runsInlineOnMainQueue { MainQueueWatchdog.scheduled() }
-          #endif
-          queue.async(execute: drainBlock)
+          scheduleBlock()
         }
         return
       }
