@@ -31,26 +31,27 @@
  *   backlogEvents             `DeliveryStateMachine.Backlog.events` (DeliveryStateMachine.swift): the events queued
  *                             for the thread that holds the delivery.
  *   isRemoved                 `Entry.isRemoved` (Entry.swift), one bit an entry.
- *   isLockFree                the argument of `DeliveryStorage.deliver(_:holder:isLockFree:)` (DeliveryStorage.swift):
- *                             the sender claimed with no lock, and lets go with none if the round leaves nothing to do.
+ *   isLockFree                the argument of `DeliveryStorage.deliver(_:holder:isLockFree:)`
+ *                             (DeliveryStorage+Sending.swift): the sender claimed with no lock, and lets go with
+ *                             none if the round leaves nothing to do.
  * In the default configuration:
- *   entries                   the round's list, `RoundList.Contents.entries` (DeliveryStorage.swift), written only
+ *   entries                   the round's list, `RoundList.List.entries` (RoundList.swift), written only
  *                             through `RoundList.change(_:)` and `RoundList.install(_:)` (`change` and `install`
  *                             here). A list is a set of entries: slots keep subscription order, which no property here
  *                             depends on.
- *   elements                  `RoundList.Contents.elements`, the view of `entries` that a round reads.
+ *   elements                  `RoundList.List.elements`, the view of `entries` that a round reads.
  *   changedEntries,           `SubscriberList.changedEntries` (SubscriberList.swift), and whether it is not `nil`.
  *   hasChangedEntries
  *   responderAlive            whether the responder entry's weak reference, `ResponderEntry.responder`, reads non-nil.
  *   dead                      whether `RoundList.Contents.dead` holds the responder's entry: `RoundList.markDead(_:_:)`
  *                             adds it, `RoundList.endRound(_:)` hands it over.
- *   deadFound                 the round loop's `deadFound` (DeliveryStorage.swift).
+ *   deadFound                 the round loop's `deadFound` (DeliveryStorage+Sending.swift).
  * In the LANE configuration:
  *   slots, arrayCount, refs   list buffers: each slot an entry or `nil`, the array's count, and how many of the lane's
  *                             waiting items and its block reference the buffer. A buffer nobody references is cleared
  *                             (freed).
- *   entries, isShared         `RoundList.Contents.entries` and `RoundList.Contents.isShared` (DeliveryStorage.swift).
- *   elements                  `RoundList.Contents.elements`: the buffer the running round reads.
+ *   entries, isShared         `RoundList.List.entries` and `RoundList.Contents.isShared` (RoundList.swift).
+ *   elements                  `RoundList.List.elements`: the buffer the running round reads.
  *   changedEntries            `SubscriberList.changedEntries`.
  *   slot, count               `Entry.slot`, `SubscriberList.count`.
  *   skipped                   `RoundList.Contents.skipped`, one bit an entry.
@@ -59,7 +60,8 @@
  *   laneBuffer                the lane's waiting events, a `LaneBuffer` (Lanes/LaneBuffer.swift): each an event with
  *                             its `LaneBuffer.Item`, the round's buffer (`LaneBuffer.Item.entries`) and Q's offset in
  *                             it (`LaneBuffer.Item.offsets`).
- *   qCancelled                Q's `QueuedEntry.cancelled` (Entry.swift), which `QueuedEntry.close()` sets.
+ *   qCancelled                Q's `QueuedEntry.cancelled` (Lanes/Output.QueuedEntry.swift), which
+ *                             `QueuedEntry.close()` sets.
  *
  * What each step stands for (type, function, file):
  *   Sender                    `Output.send` (Output.swift). Lock-free: `DeliveryStorage.claimWithNoLock(for:)` ->
@@ -256,7 +258,7 @@ inline takeIdleOrMarkWorkQueued(value, taken) {
 /* Thread numbers; 0 means nobody. */
 #define SUBSCRIBER (SENDERS + 1)
 
-byte entries = BIT(PERMANENT) | BIT(RESPONDER);   /* `RoundList.Contents.entries`, one bit an entry */
+byte entries = BIT(PERMANENT) | BIT(RESPONDER);   /* `RoundList.List.entries`, one bit an entry */
 byte changedEntries = 0;              /* `SubscriberList.changedEntries`, when `hasChangedEntries` */
 bool hasChangedEntries = false;
 chan backlogEvents = [EVENTS] of { byte };   /* `DeliveryStateMachine.Backlog.events` */

@@ -19,10 +19,10 @@ import Dispatch
 /// subscriptions share their queue's lane, and its block takes each burst whole.
 ///
 /// The lane decides under its own lock and delivers with none held; its raw memory and the walks over borrowed entries
-/// are in `LaneBuffer.swift`.
+/// are in `LaneBuffer.swift` and `HeldResponders.swift`; a bounded lane's steps in `DeliveryLane+Bounded.swift`.
 @usableFromInline
 final class DeliveryLane<Event: Sendable> {
-  private struct State: ~Copyable {
+  struct State: ~Copyable {
     var events = LaneBuffer()
     /// The buffer the last block emptied, kept with its capacity for the next block: with `events`, the two take
     /// turns, so a steady rhythm of sends allocates nothing.
@@ -58,7 +58,7 @@ final class DeliveryLane<Event: Sendable> {
   let bufferingPolicy: DeliveryContext.BufferingPolicy
   /// Where the lane's first subscription was made, for the debug warning about its backlog.
   let callSite: CallSite
-  private let state = LockedState(State())
+  let state = LockedState(State())
 
   /// How many events may wait in an unbounded lane before a debug build warns, once.
   static var backlogWarningThreshold: Int { 100_000 }
@@ -120,16 +120,6 @@ final class DeliveryLane<Event: Sendable> {
     return bufferingPolicy.limit == nil ? context : "\(context), \(bufferingPolicy)"
   }
 
-  /// Events waiting for the lane's subscribers, or in the block's hands and not delivered yet.
-  var waitingCount: Int {
-    state.withLock { $0.events.count + $0.taken }
-  }
-
-  /// Events the lane's policy dropped.
-  var droppedCount: Int {
-    state.withLock { $0.dropped }
-  }
-
   /// Queues `event` for the lane's entries at `offsets` of `entries`, and schedules a block if none is. Returns
   /// `false`, queueing nothing, when the caller delivers at once instead: on the main queue, for a lane that runs
   /// inline there, with nothing waiting. Called by the thread that holds the output's delivery, once per round.
@@ -175,7 +165,7 @@ final class DeliveryLane<Event: Sendable> {
   }
 
   /// Puts the lane's block on its queue.
-  private func scheduleBlock() {
+  func scheduleBlock() {
     #if DEBUG
       // A tool that never serves the main queue gets a warning instead of silence. Before the block is queued, which
       // may start at once.
@@ -235,145 +225,6 @@ final class DeliveryLane<Event: Sendable> {
   }
 }
 
-extension DeliveryLane {
-  /// ``take(_:entries:offsets:)`` for a bounded lane: makes room by the policy, counting what it drops. What is dropped
-  /// is released here, after the lock.
-  ///
-  /// Each dropped event is told to the subscriber where it was lost: keeping the newest, the oldest waiting event goes,
-  /// and the event after it carries the count; keeping the oldest, the new event goes, and the next event queued
-  /// carries the count.
-  private func take(_ event: Event, bounding item: consuming LaneBuffer.Item) -> Bool {
-    let limit = bufferingPolicy.limit ?? .max
-    var item = Optional(item)
-    // The event the policy evicts moves here, out of the lock, to be released after it; the buffer is the lane's
-    // spare, which keeps its capacity.
-    var evicted = LaneBuffer()
-    let schedule = state.withLock { state -> Bool? in
-      if state.isScheduled {
-        var carried = 0
-        if state.events.count >= limit {
-          state.dropped += 1
-          guard case .bufferingNewest = bufferingPolicy else {
-            state.droppedAtEnd += 1
-            return false  // the new event goes, with its item
-          }
-          swap(&state.evicted, &evicted)
-          carried = 1 &+ state.events.moveFirst(to: &evicted, of: Event.self)
-          if !state.events.isEmpty {
-            state.events.addMissed(carried)
-            carried = 0
-          }
-        }
-        item?.missedBefore = replacing(&state.droppedAtEnd, with: 0) &+ carried
-        state.events.append(event, item.take().unsafelyUnwrapped)
-        return false
-      }
-      // Inline only with no loss to tell first: the block tells it, before the event.
-      if runsInlineOnMainQueue && state.droppedAtEnd == 0 && isOnMainQueue() { return nil }
-      item?.missedBefore = replacing(&state.droppedAtEnd, with: 0)
-      state.events.append(event, item.take().unsafelyUnwrapped)
-      state.isScheduled = true
-      return true
-    }
-    if !evicted.isEmpty {
-      // Released here, with no lock held: an event's deinit is user code. Then the spare goes back.
-      evicted.removeFirst(of: Event.self) { _, _ in }
-      state.withLock { swap(&$0.evicted, &evicted) }
-    }
-    guard let schedule else { return false }
-    if schedule {
-      scheduleBlock()
-    }
-    // A dropped new event is taken all the same: the round must not deliver it inline.
-    return true
-  }
-
-  /// The block of a bounded lane: delivers what waits one event at a time, so that every event not yet delivered is
-  /// one the policy counts, and tells the subscriber how many it missed before the next event it receives.
-  ///
-  /// A block delivers at most as many events as the policy keeps, then, if more wait, puts itself back on the queue
-  /// and returns: a sender that never pauses must not keep one subscriber's block on the queue for ever, ahead of the
-  /// other subscribers' blocks.
-  private func drainOneAtATime() {
-    var inHand = LaneBuffer()
-    state.withLock { swap(&$0.inHand, &inHand) }
-    var budget = bufferingPolicy.limit ?? .max
-    while true {
-      let (hasEvent, reschedules, passedWaits) = state.withLock { state -> (Bool, Bool, [DeliveryWait]?) in
-        state.taken = 0
-        if budget == 0 && !state.events.isEmpty {
-          // The next block goes on: it counts the event this one finished last for the waits, as a block does the
-          // item in hand when it starts.
-          swap(&state.inHand, &inHand)
-          return (false, true, nil)
-        }
-        let passedWaits = state.waits?.advance(takingAnother: !state.events.isEmpty)
-        if state.waits?.isEmpty == true {
-          state.waits = nil
-        }
-        guard !state.events.isEmpty, budget > 0 else {
-          // Ended before the lock was taken: it holds nothing, and replacing it releases nothing.
-          swap(&state.inHand, &inHand)
-          state.isScheduled = !state.events.isEmpty
-          return (false, state.isScheduled, passedWaits)
-        }
-        state.taken = 1
-        state.events.moveFirst(to: &inHand, of: Event.self)
-        return (true, false, passedWaits)
-      }
-      if let passedWaits {
-        DeliveryWait.arrive(passedWaits)
-      }
-      guard hasEvent else {
-        if reschedules {
-          scheduleBlock()
-        }
-        return
-      }
-      budget -= 1
-      inHand.removeFirst(of: Event.self) { event, item in
-        if item.missedBefore > 0 {
-          LaneBuffer.reportLag(item.missedBefore, to: item.offsets, of: item.entries, eventType: Event.self)
-        }
-        LaneBuffer.deliver(&event, to: item.offsets, of: item.entries)
-      }
-    }
-  }
-
-  #if DEBUG
-    /// Writes, once per lane, that more than ``backlogWarningThreshold`` events wait for an unbounded lane.
-    private func warnAboutBacklog() {
-      let context = runsInlineOnMainQueue ? ".main" : ".queue(\(queue.label))"
-      let suggestion =
-        runsInlineOnMainQueue
-        ? "on: .main(bufferingPolicy: .latest)" : "on: .queue(queue, bufferingPolicy: .bufferingNewest(1_000))"
-      DebugWarnings.emit(
-        "EventBus warning: more than \(Self.backlogWarningThreshold) events wait for the subscription made at \(callSite)"
-          + " on \(context): its handler is slower than its sender, and the queue grows without bound. Give it a "
-          + "buffering policy that keeps what it needs, for example `\(suggestion)`, which drops what it cannot keep, "
-          + "counts it (droppedCount) and tells it (onLag). (Debug builds only; once per queue.)",
-        about: callSite)
-    }
-  #endif
-}
-
-extension DeliveryLane: DeliveryBacklog {
-  func register(_ wait: DeliveryWait) -> Bool {
-    state.withLock { state in
-      guard state.isScheduled else { return false }
-      state.waits = state.waits ?? DeliveryWaitList()
-      // A bounded lane's block takes one event at a time; an unbounded one's, the whole burst.
-      let items = bufferingPolicy.limit == nil ? (state.events.isEmpty ? 0 : 1) : state.events.count
-      state.waits?.add(wait, behind: items)
-      return true
-    }
-  }
-
-  func forget(_ wait: DeliveryWait) {
-    state.withLock { $0.waits?.remove(wait) }
-  }
-}
-
 // The lane's state is behind its lock; the queue, the flag and the block are set in `init` and never changed.
 extension DeliveryLane: @unchecked Sendable {}
 
@@ -388,28 +239,4 @@ private enum LaneTaking {
   case queuedPastWarning
   /// Queued, and a block must be scheduled.
   case scheduled
-}
-
-/// The key of the value set on the main queue, which ``isOnMainQueue()`` reads.
-private let mainQueueKey = DispatchSpecificKey<Bool>()
-
-/// Set once, the first time anyone asks. `setSpecific` is thread-safe.
-private let isMainQueueMarked: Bool = {
-  DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
-  return true
-}()
-
-/// Whether the calling code runs on the main queue (a block of the main queue, a main-actor job, or the process's
-/// first thread before it gave the main queue away), or on a queue that targets it: what `.main` delivery asks before
-/// it runs a `@MainActor` handler inline.
-///
-/// `Thread.isMainThread` is the wrong question: under Swift concurrency on Linux, and inside Swift Testing, the main
-/// actor's jobs run on the main queue but on another thread once the process's first thread has given the main queue
-/// away (`dispatchMain()`, the first suspension of an async `main`). A queue-specific value set on the main queue is
-/// seen by every block the main queue runs, on whatever thread, including the main actor's jobs, and by the process's
-/// first thread, which libdispatch counts as the main queue until it gives it away. On Apple platforms the main queue
-/// always runs on the main thread, so the answer is the same as `Thread.isMainThread` there.
-func isOnMainQueue() -> Bool {
-  guard isMainQueueMarked else { return false }
-  return DispatchQueue.getSpecific(key: mainQueueKey) == true
 }
